@@ -1,0 +1,275 @@
+"""Find the guide's "What you should see" transcripts, replay them, and compare.
+
+A transcript is a fenced block in a chapter::
+
+    ```transcript id=ex04-enqueue cwd=code after=ex04-reset
+    $ python3 ex04_durable_queue.py enqueue ada@example.com
+    enqueued 1 job
+    ```
+
+The syntax and the replay rules are documented in docs/authoring.md ("Transcripts").
+Only process ids, durations and temporary paths are normalised before comparing.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTENT = ROOT / "content"
+
+FENCE = re.compile(r"^(`{3,}|~{3,})\s*transcript\b(.*)$")
+PROMPT = "$ "
+INTERRUPT = "^C"
+ELLIPSIS = "..."
+
+# What legitimately differs between two runs, and nothing else.
+PID = re.compile(r"(?:(?<=\bworker )|(?<=\bpid )|(?<=\bprocess )|(?<=^\[)|(?<=^  \[))\d+")
+DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?=m?s\b)")
+TEMP_PATH = re.compile(re.escape(tempfile.gettempdir()) + r"/[\w.-]+")
+
+WAIT_FOR_OUTPUT = 60.0   # seconds a command may take to print what the transcript shows
+WAIT_FOR_EXIT = 3.0      # seconds after that before a still-running command is left running
+
+
+@dataclasses.dataclass
+class Transcript:
+    """One transcript block: where it is, its attributes, and its lines."""
+
+    id: str
+    path: Path
+    line: int
+    attrs: dict
+    lines: list
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.relative_to(ROOT)}:{self.line}"
+
+    @property
+    def manual(self) -> bool:
+        return self.attrs.get("run") == "manual"
+
+    @property
+    def cwd(self) -> str:
+        return self.attrs.get("cwd", "code")
+
+    @property
+    def after(self) -> list:
+        value = self.attrs.get("after", "")
+        return [part for part in value.split(",") if part]
+
+    def steps(self):
+        """Yield (command, expected output lines) pairs, in order."""
+        command, expected = None, []
+        for line in self.lines:
+            if line.startswith(PROMPT):
+                if command is not None:
+                    yield command, expected
+                command, expected = line[len(PROMPT):], []
+            elif command is None:
+                raise ValueError(f"{self.where}: output before the first '$ ' command: {line!r}")
+            else:
+                expected.append(line)
+        if command is not None:
+            yield command, expected
+
+
+def _attributes(text: str) -> dict:
+    attrs = {}
+    for part in shlex.split(text):
+        if "=" not in part:
+            raise ValueError(f"transcript attribute without '=': {part!r}")
+        key, value = part.split("=", 1)
+        attrs[key] = value
+    return attrs
+
+
+def find_all(content: Path = CONTENT) -> dict:
+    """Return {id: Transcript} for every transcript block in the chapters."""
+    found = {}
+    for path in sorted(content.glob("*.md")):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        i = 0
+        while i < len(lines):
+            match = FENCE.match(lines[i])
+            if not match:
+                i += 1
+                continue
+            fence, start = match.group(1), i + 1
+            attrs = _attributes(match.group(2))
+            body = []
+            i += 1
+            while i < len(lines) and not lines[i].startswith(fence[0] * len(fence)):
+                body.append(lines[i])
+                i += 1
+            ident = attrs.get("id")
+            if not ident:
+                raise ValueError(f"{path.name}:{start}: transcript without an id")
+            if ident in found:
+                raise ValueError(f"{path.name}:{start}: transcript id {ident!r} used twice")
+            found[ident] = Transcript(ident, path, start, attrs, body)
+            i += 1
+    return found
+
+
+def normalise(text: str) -> str:
+    """Blank out process ids, durations and temporary paths."""
+    out = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        line = TEMP_PATH.sub("<tmp>", line)
+        line = PID.sub("<pid>", line)
+        line = DURATION.sub("<t>", line)
+        out.append(line.rstrip())
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out)
+
+
+def matches(expected: list, actual: list) -> bool:
+    """True when actual fits expected, where a '...' line stands for any lines."""
+    @functools.lru_cache(maxsize=None)
+    def fit(i, j):
+        if i == len(expected):
+            return j == len(actual)
+        if expected[i].strip() == ELLIPSIS:
+            return any(fit(i + 1, k) for k in range(j, len(actual) + 1))
+        return j < len(actual) and expected[i] == actual[j] and fit(i + 1, j + 1)
+    return fit(0, 0)
+
+
+def _shown_before_interrupt(expected: list) -> list:
+    return expected[: expected.index(INTERRUPT)] if INTERRUPT in expected else expected
+
+
+def assert_matches(ident: str, output: str) -> None:
+    """Compare output produced by a test with the transcript `ident` (for run=manual)."""
+    transcript = find_all()[ident]
+    expected = [line for step in transcript.steps() for line in step[1] if line != INTERRUPT]
+    _compare(transcript, "\n".join(expected), output)
+
+
+def _compare(transcript: Transcript, expected: str, actual: str) -> None:
+    want = normalise(expected).split("\n")
+    got = normalise(actual).split("\n")
+    if not matches(want, got):
+        raise AssertionError(
+            f"{transcript.where}: transcript {transcript.id!r} does not match the program.\n"
+            f"--- the chapter shows ---\n{chr(10).join(want)}\n"
+            f"--- the program printed ---\n{chr(10).join(got)}")
+
+
+class _Command:
+    """A running bash command whose output is collected line by line."""
+
+    def __init__(self, command: str, cwd: Path, env: dict):
+        self.proc = subprocess.Popen(
+            ["bash", "-c", command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
+            start_new_session=True)
+        self.lines = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, expected: list, timeout: float) -> None:
+        """Wait until the output fits the expected lines (or the command ends)."""
+        want = normalise("\n".join(expected)).split("\n") if expected else []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            got = normalise("\n".join(self.lines)).split("\n") if self.lines else []
+            if matches(want, got) or self.proc.poll() is not None:
+                return
+            time.sleep(0.02)
+
+    def interrupt(self) -> None:
+        # The reader presses Ctrl-C: the terminal sends SIGINT to the foreground process.
+        os.killpg(self.proc.pid, signal.SIGINT)
+
+    def finish(self, timeout: float) -> bool:
+        """Wait for the command to end; True if it did."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        self._reader.join(timeout=5)
+        return True
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+def _environment(bin_dir: Path) -> dict:
+    env = dict(os.environ)
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def replay(ident: str, workdir: Path | None = None) -> None:
+    """Replay transcript `ident` (after the ones it names in after=) and compare."""
+    transcripts = find_all()
+    transcript = transcripts[ident]
+    with tempfile.TemporaryDirectory(prefix="transcript-") as tmp:
+        tmp = Path(tmp)
+        bin_dir = tmp / "bin"
+        bin_dir.mkdir()
+        (bin_dir / "python3").symlink_to(sys.executable)
+        (bin_dir / "python").symlink_to(sys.executable)
+        work = tmp / "work"
+        shutil.copytree(ROOT / transcript.cwd, work,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.db", "outbox.txt"))
+        env = _environment(bin_dir)
+        background = []
+        try:
+            for earlier in transcript.after:
+                _run(transcripts[earlier], work, env, background, compare=False)
+            _run(transcript, work, env, background, compare=True)
+        finally:
+            for command in background:
+                command.stop()
+
+
+def _run(transcript: Transcript, work: Path, env: dict, background: list, compare: bool):
+    cwd = work
+    expected_all, actual_all = [], []
+    for command, expected in transcript.steps():
+        words = command.split()
+        if words[:1] == ["cd"]:
+            cwd = (cwd / words[1]).resolve()
+            continue
+        running = _Command(command, cwd, env)
+        shown = _shown_before_interrupt(expected)
+        running.wait_for(shown, WAIT_FOR_OUTPUT)
+        if INTERRUPT in expected:
+            time.sleep(0.1)
+            at = len(running.lines)
+            running.interrupt()
+            if not running.finish(WAIT_FOR_OUTPUT):
+                running.stop()
+            # A terminal echoes ^C and the program's first newline ends that line.
+            if len(running.lines) > at and running.lines[at] == "":
+                del running.lines[at]
+        elif not running.finish(WAIT_FOR_EXIT):
+            background.append(running)   # the reader's other terminal: left running
+        expected_all += [line for line in expected if line != INTERRUPT]
+        actual_all += list(running.lines)
+    if compare:
+        _compare(transcript, "\n".join(expected_all), "\n".join(actual_all))
