@@ -1,0 +1,67 @@
+"""The guide's build: content/ + code/ + theme/ -> site/. The recipe is `build_site`."""
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from builder.assets import write_assets
+from builder.chapters import parse_chapter
+from builder.config import Config
+from builder.crosscheck import check_book
+from builder.markdown import make_markdown
+from builder.output import staging, write_json, write_pages
+from builder.pages import render_pages
+from builder.problems import BuildError, Problems
+from builder.search_index import search_documents
+from builder.summary import load_summary
+from builder.theme import Theme
+
+__all__ = ["BuildError", "Config", "Report", "build_site"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Report:
+    """What a successful build wrote."""
+
+    out: str
+    pages: int
+    chapters: int
+    sims: int
+    seconds: float
+
+
+def build_site(config: Config) -> Report:
+    """Build the whole site into config.out, or raise BuildError listing every problem found.
+
+    The previous site stays untouched unless the build succeeds.
+    """
+    started = time.perf_counter()
+    problems = Problems()
+    theme = Theme(config.theme, problems, config.shown)
+
+    # 1. Load the chapter order and titles from content/SUMMARY.md.
+    chapters = load_summary(config.content, problems, config.shown)
+
+    # 2. Parse every chapter; each Markdown extension checks what it reads as it goes.
+    md = make_markdown(config.root, config.simulations, theme.render_sim)
+    parsed = [parse_chapter(md, chapter, config.content / chapter.source,
+                            config.shown(config.content / chapter.source), problems, theme.ids)
+              for chapter in chapters]
+
+    # 3. Check what spans chapters: links and #anchors, transcript ids.
+    check_book(parsed, problems)
+    problems.raise_if_any()
+
+    # 4. Render the pages: one per chapter, the index, the all-in-one guide.html.
+    pages = render_pages(md, theme, parsed)
+    problems.raise_if_any()
+
+    # 5. Write pages, search index and assets into a fresh folder, swapped in at the end.
+    with staging(config.out) as folder:
+        write_pages(folder, pages)
+        write_json(folder / "search-index.json", search_documents(parsed))
+        write_assets(folder, theme, config, problems)
+        problems.raise_if_any()
+
+    return Report(config.shown(config.out), len(pages), len(parsed),
+                  sum(len(p.env["sims"]) for p in parsed), time.perf_counter() - started)

@@ -1,0 +1,52 @@
+"""Parse each chapter once; render it for its own page or for the all-in-one page."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from builder.markdown.env import new_env
+from builder.problems import Problems
+from builder.summary import Chapter
+
+
+@dataclasses.dataclass
+class ParsedChapter:
+    """A chapter's tokens and what its plugins recorded (headings, links, sims, ids)."""
+
+    chapter: Chapter
+    path: str
+    tokens: list
+    env: dict
+
+    @property
+    def headings(self) -> list[dict]:
+        return self.env["headings"]
+
+    @property
+    def sims(self) -> list[str]:
+        return sorted(set(self.env["sims"]))
+
+    @property
+    def section_id(self) -> str:
+        """The chapter's id on the all-in-one page, and the prefix of its ids there."""
+        return f"ch{self.chapter.number}"
+
+
+def parse_chapter(md: MarkdownIt, chapter: Chapter, file: Path, shown: str, problems: Problems,
+                  reserved_ids=()) -> ParsedChapter:
+    """Parse one chapter file; its problems go to `problems` as `shown:line: ...`."""
+    env = new_env(shown, chapter.number, problems, reserved_ids)
+    text = file.read_text(encoding="utf-8") if file.is_file() else ""
+    return ParsedChapter(chapter, shown, md.parse(text, env), env)
+
+
+def render_chapter(md: MarkdownIt, parsed: ParsedChapter, single: dict | None = None) -> str:
+    """The chapter's body HTML: for its own page, or (with `single`, {source: section id}) for
+    the all-in-one page, where ids are prefixed, headings go one level down and links between
+    chapters stay within the page."""
+    env = dict(parsed.env)
+    if single is not None:
+        env.update(id_prefix=f"{parsed.section_id}-", heading_shift=1, chapter_ids=single)
+    return md.renderer.render(parsed.tokens, md.options, env)

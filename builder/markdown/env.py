@@ -1,0 +1,81 @@
+"""What the Markdown plugins share: the per-page `env`, ids, and how problems are reported.
+
+markdown-it passes one `env` dict to every rule of one document. Ours holds:
+
+- `path` (str): the file as problems name it; `chapter` (int): its number, for box numbers;
+- `problems` (builder.problems.Problems): where every plugin reports `path:line: message`;
+- `ids` ({id: line or TEMPLATE}): every id the page declares, so none is used twice and links can be checked;
+- `headings`, `links`, `transcripts`, `sims`: what the plugins found, for the build's later stages;
+- at render time, `id_prefix` (e.g. "ch5-" on the all-in-one page, where chapters share one
+  document), `heading_shift` (1 there: a chapter's `##` becomes `<h3>`), and `chapter_ids`
+  ({source file: section id}) so links between chapters become links within the page.
+"""
+from __future__ import annotations
+
+from builder.problems import Problems
+
+
+TEMPLATE = "template"   # the "line" of an id the page template declares
+
+
+def new_env(path: str, chapter: int, problems: Problems, reserved_ids=()) -> dict:
+    """A fresh env for parsing one chapter; `reserved_ids` are ids the page template uses."""
+    return {
+        "path": path,
+        "chapter": chapter,
+        "problems": problems,
+        "ids": {ident: TEMPLATE for ident in reserved_ids},
+        "headings": [],
+        "links": [],
+        "transcripts": [],
+        "sims": [],
+    }
+
+
+def report(env: dict, line: int | None, message: str) -> None:
+    """Add a problem at 1-based `line` of the document being parsed."""
+    env["problems"].add(env["path"], line, message)
+
+
+def block_line(token, offset: int = 0) -> int | None:
+    """The 1-based source line where a block token starts (plus `offset` lines), if known."""
+    return token.map[0] + 1 + offset if token.map else None
+
+
+def declare_id(env: dict, ident: str, line: int | None) -> str:
+    """Declare a fixed id (e.g. `pause-2-3`); a second declaration is a problem."""
+    if ident in env["ids"]:
+        first = env["ids"][ident]
+        report(env, line, f"id {ident!r} is already used" + (f" on line {first}" if isinstance(first, int) else " by the page template"))
+    else:
+        env["ids"][ident] = line
+    return ident
+
+
+def claim_id(env: dict, wanted: str, line: int | None) -> str:
+    """Take `wanted` as an id, or `wanted-2`, `wanted-3`, ... when it is taken."""
+    ident, n = wanted, 1
+    while ident in env["ids"]:
+        n += 1
+        ident = f"{wanted}-{n}"
+    env["ids"][ident] = line
+    return ident
+
+
+def page_id(env: dict, ident: str) -> str:
+    """The id as written into the page being rendered (prefixed on the all-in-one page)."""
+    return env.get("id_prefix", "") + ident
+
+
+def parse_inline(md, env: dict, text: str, line: int | None) -> list:
+    """Parse a fragment of inline Markdown found at `line` (a caption, a fallback text).
+
+    Returns the inline children, to render later with `renderer.renderInline(children, ...)` so
+    that render-time settings (ids, link targets on the all-in-one page) apply to them too.
+    """
+    env["inline_line"] = line
+    try:
+        tokens = md.parseInline(text, env)
+    finally:
+        env.pop("inline_line", None)
+    return tokens[0].children if tokens else []

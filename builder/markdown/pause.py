@@ -1,0 +1,64 @@
+"""Pause-and-check boxes: a question, with its answer folded away.
+
+    :::: pause
+    Why does a worker need a lease?
+
+    ::: answer
+    So that a job whose worker died is not stuck in `running` forever.
+    :::
+    ::::
+
+Boxes are numbered per chapter in order: the third box of chapter 2 is "Pause and check 2.3",
+id `pause-2-3`. Each box holds exactly one `answer`, rendered as a closed `<details>`; an answer
+outside a box is a problem (docs/authoring.md, "Pause and check").
+"""
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+from builder.markdown.env import block_line, declare_id, page_id, report
+
+
+def pause_plugin(md: MarkdownIt) -> None:
+    """Number and check `pause` boxes (parsed by colon_blocks) and render them."""
+    md.core.ruler.after("block", "pause", _number_boxes)
+    md.add_render_rule("colon_pause_open", _render_pause_open)
+    md.add_render_rule("colon_pause_close", lambda *a: "</div>\n")
+    md.add_render_rule("colon_answer_open", _render_answer_open)
+    md.add_render_rule("colon_answer_close", lambda *a: "</div>\n</details>\n")
+
+
+def _number_boxes(state: StateCore) -> None:
+    env, chapter = state.env, state.env.get("chapter", 0)
+    box, answers, count = None, 0, 0
+    for token in state.tokens:
+        if token.type == "colon_pause_open":
+            if box is not None:
+                report(env, block_line(token), "a pause box cannot hold another pause box")
+                continue
+            count += 1
+            box, answers = token, 0
+            token.meta["label"] = f"Pause and check {chapter}.{count}"
+            token.meta["id"] = declare_id(env, f"pause-{chapter}-{count}", block_line(token))
+        elif token.type == "colon_answer_open":
+            if box is None:
+                report(env, block_line(token), "'::: answer' outside a ':::: pause' box")
+            answers += 1
+            if answers == 2:
+                report(env, block_line(token), "a pause box has exactly one '::: answer'; this is the second")
+        elif token.type == "colon_pause_close" and box is not None and token.level == box.level:
+            if answers == 0:
+                report(env, block_line(box), "this pause box has no '::: answer' inside it")
+            box = None
+
+
+def _render_pause_open(self, tokens, idx, options, env) -> str:
+    meta = tokens[idx].meta
+    ident = page_id(env, meta.get("id", "pause"))
+    return (f'<div class="callout pause" id="{ident}" role="note" aria-labelledby="{ident}-title">\n'
+            f'<p class="callout-title" id="{ident}-title"><a href="#{ident}">{meta.get("label", "Pause and check")}</a></p>\n')
+
+
+def _render_answer_open(self, tokens, idx, options, env) -> str:
+    return '<details class="answer">\n<summary>Answer</summary>\n<div class="answer-body">\n'

@@ -1,0 +1,155 @@
+"""Embed a simulation by name, with its starting state rendered at build time.
+
+    ```sim live-queue
+    workers: 2
+    lease: 5
+    ---
+    Two workers share three jobs. Without JavaScript you see the starting table only.
+    ```
+
+The lines before `---` are parameters, each checked against the simulation's own `PARAMS` (an
+unknown name is a problem) and by constructing it (its `ParamError` becomes `file:line: ...`);
+`seed:` is passed separately. The text after `---` is shown to readers without JavaScript
+(docs/authoring.md, "Embedding a simulation"). The embed becomes
+`<div class="sim" data-sim=NAME data-state="idle" data-params='{json}' data-seed=N>` holding the
+simulation's `snapshot()` rendered by the theme (see /work/prompts/core-api.md for the registry).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+from builder.markdown.code_blocks import fence_name
+from builder.markdown.diagram import split_header
+from builder.markdown.env import block_line, declare_id, parse_inline, report
+
+SNAPSHOT_KEYS = ("sim", "time", "jobs", "outcome", "events", "finished")
+
+
+def param_names(cls) -> list[str]:
+    """The parameter names a simulation class declares in PARAMS (dicts, objects or tuples)."""
+    params = getattr(cls, "PARAMS", ())
+    if isinstance(params, Mapping):
+        return list(params)
+    names = []
+    for spec in params:
+        if isinstance(spec, Mapping):
+            names.append(spec["name"])
+        elif hasattr(spec, "name"):
+            names.append(spec.name)
+        else:
+            names.append(spec[0])
+    return names
+
+
+def scalar(text: str):
+    """A parameter as written -> its JSON value: `2` -> 2, `0.5` -> 0.5, `true` -> True, else str."""
+    lowered = text.strip().lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Callable[[dict], str]) -> None:
+    """Turn ```sim fences into embeds; `registry()` returns {name: class}, called at first use;
+    `render_embed(context)` returns the embed's HTML (the theme's sim templates)."""
+    loaded: dict = {}
+
+    def simulations(env: dict, line: int | None):
+        if "value" not in loaded and "error" not in loaded:
+            try:
+                loaded["value"] = registry()
+            except Exception as error:   # any import failure is reported at the embed's line
+                loaded["error"] = f"cannot load the simulations package: {type(error).__name__}: {error}"
+        if "error" in loaded:
+            report(env, line, loaded["error"])
+        return loaded.get("value")
+
+    def render(self, tokens, idx, options, env) -> str:
+        meta = tokens[idx].meta
+        if "snapshot" not in meta:
+            return ""
+        fallback = "\n".join(f"<p>{self.renderInline(p, options, env)}</p>" for p in meta["fallback"])
+        html = render_embed({**meta, "id": env.get("id_prefix", "") + meta["id"], "fallback_html": fallback})
+        return html.rstrip("\n") + "\n"
+
+    md.core.ruler.push("sim", lambda state: _parse(state, simulations))
+    md.add_render_rule("sim", render)
+
+
+def _parse(state: StateCore, simulations) -> None:
+    env = state.env
+    for token in state.tokens:
+        if token.type != "fence" or fence_name(token) != "sim":
+            continue
+        token.type = "sim"
+        line = block_line(token)
+        words = token.info.split()
+        if len(words) != 2:
+            report(env, line, "name one simulation: ```sim live-queue")
+            continue
+        registry = simulations(env, line)
+        if registry is None:
+            continue
+        name = words[1]
+        if name not in registry:
+            report(env, line, f"unknown simulation {name!r} (known: {', '.join(sorted(registry))})")
+            continue
+        cls = registry[name]
+        fields = tuple(dict.fromkeys([*param_names(cls), "seed"]))
+        header, fallback, first = split_header(env, token.content.rstrip("\n").split("\n"), line, fields,
+                                               required=False)
+        paragraphs = [p.strip() for p in "\n".join(fallback or []).split("\n\n") if p.strip()]
+        if fallback is not None and not paragraphs:
+            report(env, first, "add a text after '---' for readers without JavaScript")
+        params = {key: scalar(value) for key, value in header.items()}
+        seed = params.pop("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            report(env, line, f"seed: {seed!r} is not a whole number")
+            continue
+        snapshot = _start(env, line, name, cls, params, seed)
+        if snapshot is None:
+            continue
+        count = len(env["sims"]) + 1
+        token.meta.update(
+            id=declare_id(env, f"sim-{count}", line), name=name, params=params, seed=seed,
+            params_json=json.dumps(params, sort_keys=True, separators=(",", ":")), snapshot=snapshot, param_specs=getattr(cls, "PARAMS", ()),
+            fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
+        env["sims"].append(name)
+
+
+def describe(error: Exception) -> str:
+    """`ParamError("lease", "must be 1-60")` -> "lease: must be 1-60"; other errors keep their type."""
+    field, text = getattr(error, "field", None), str(error)
+    if len(error.args) == 2 and all(isinstance(a, str) for a in error.args):
+        field, text = error.args
+    if field and not text.startswith(str(field)):
+        text = f"{field}: {text}"
+    return text if type(error).__name__ == "ParamError" else f"{type(error).__name__}: {text}"
+
+
+def _start(env: dict, line: int | None, name: str, cls, params: dict, seed: int) -> dict | None:
+    """Construct the simulation and return its starting snapshot, or report why it cannot."""
+    try:
+        snapshot = cls(params, seed=seed).snapshot()
+    except Exception as error:   # a ParamError names the field and the allowed range
+        report(env, line, f"sim {name}: {describe(error)}")
+        return None
+    missing = [key for key in SNAPSHOT_KEYS if key not in snapshot]
+    if missing:
+        report(env, line, f"sim {name}: its snapshot() lacks {', '.join(missing)}")
+        return None
+    try:
+        json.dumps(snapshot)
+    except (TypeError, ValueError) as error:
+        report(env, line, f"sim {name}: its snapshot() is not JSON-able: {error}")
+        return None
+    return snapshot

@@ -1,0 +1,105 @@
+"""Terminal transcripts: what the reader types and what the program prints.
+
+    ```transcript id=ex04-enqueue
+    $ python3 ex04_durable_queue.py enqueue ada@example.com
+    enqueued 1 job
+    ^C
+    ```
+
+A line starting with `$ ` is typed by the reader (<kbd>), `^C` alone is Ctrl-C, every other line
+is output (<samp>); a line `...` stands for output not shown. Attributes: `id` (required, unique
+in the guide), `cwd`, `after`, `run=manual`; tests/transcripts/ replays each transcript against
+the real programs (docs/authoring.md, "Transcripts"). The copy button copies the commands only.
+"""
+from __future__ import annotations
+
+import html
+import shlex
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+from builder.markdown.code_blocks import fence_name
+from builder.markdown.env import block_line, declare_id, page_id, report
+
+PROMPT, INTERRUPT, ELISION = "$ ", "^C", "..."
+ATTRIBUTES = ("id", "cwd", "after", "run")
+
+
+def transcript_plugin(md: MarkdownIt, root: Path) -> None:
+    """Turn ```transcript fences into terminal blocks; `cwd=` is checked against `root`."""
+    md.core.ruler.push("transcript", lambda state: _parse(state, Path(root)))
+    md.add_render_rule("transcript", _render)
+
+
+def parse_attributes(env: dict, text: str, line: int | None, allowed: tuple) -> dict:
+    """`id=a cwd=code` -> {"id": "a", "cwd": "code"}; unknown or malformed ones are problems."""
+    try:
+        parts = shlex.split(text)
+    except ValueError as error:
+        report(env, line, f"cannot read the attributes {text!r}: {error}")
+        return {}
+    attrs = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or key not in allowed:
+            report(env, line, f"unknown attribute {part!r} (allowed: {', '.join(k + '=' for k in allowed)})")
+        else:
+            attrs[key] = value
+    return attrs
+
+
+def _parse(state: StateCore, root: Path) -> None:
+    env = state.env
+    for token in state.tokens:
+        if token.type != "fence" or fence_name(token) != "transcript":
+            continue
+        line = block_line(token)
+        token.type = "transcript"
+        attrs = parse_attributes(env, token.info.split(maxsplit=1)[1] if " " in token.info.strip() else "",
+                                 line, ATTRIBUTES)
+        ident = attrs.get("id")
+        if not ident:
+            report(env, line, "a transcript needs an id: ```transcript id=ex04-enqueue")
+            ident = f"unnamed-{line}"
+        token.meta["id"] = declare_id(env, f"transcript-{ident}", line)
+        if attrs.get("run", "manual") != "manual":
+            report(env, line, f"run={attrs['run']!r}: the only value is run=manual")
+        if "cwd" in attrs and not (root / attrs["cwd"]).is_dir():
+            report(env, line, f"cwd={attrs['cwd']!r}: no such folder")
+        lines = token.content.rstrip("\n").split("\n") if token.content.strip() else []
+        if not lines:
+            report(env, line, "an empty transcript: add a '$ command' line")
+        elif not lines[0].startswith(PROMPT):
+            report(env, line + 1, f"output before the first '$ ' command: {lines[0]!r}")
+        token.meta["lines"] = lines
+        env["transcripts"].append({"id": ident, "line": line,
+                                   "after": [a for a in attrs.get("after", "").split(",") if a]})
+
+
+def _render(self, tokens, idx, options, env) -> str:
+    token = tokens[idx]
+    out, output = [], []
+
+    def flush():
+        if output:
+            out.append("<samp>" + "\n".join(output) + "</samp>")
+            output.clear()
+
+    for text in token.meta.get("lines", []):
+        if text.startswith(PROMPT):
+            flush()
+            out.append(f'<span class="prompt">$ </span><kbd>{html.escape(text[len(PROMPT):], quote=False)}</kbd>')
+        elif text == INTERRUPT:
+            flush()
+            out.append(f'<kbd class="interrupt" title="Ctrl-C">{INTERRUPT}</kbd>')
+        elif text.strip() == ELISION:
+            output.append(f'<span class="elision" title="more output, not shown">{html.escape(text, quote=False)}</span>')
+        else:
+            output.append(html.escape(text, quote=False))
+    flush()
+    ident = page_id(env, token.meta.get("id", "transcript"))
+    return (f'<figure class="transcript" id="{ident}">\n<figcaption class="transcript-title">Terminal</figcaption>\n'
+            f'<div class="code-block terminal" data-copy="commands"><pre><code>'
+            + "\n".join(out) + "\n</code></pre></div>\n</figure>\n")

@@ -1,0 +1,52 @@
+"""The pages of the site: one per chapter, the index, and the all-in-one guide.html."""
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from builder.chapters import ParsedChapter, render_chapter
+from builder.theme import Theme
+
+INDEX, GUIDE = "index.html", "guide.html"
+TOC_LEVELS = (2, 3)
+
+
+def _link(url: str, title: str, label: str) -> dict:
+    return {"url": url, "title": title, "label": label}
+
+
+def _chapter_link(parsed: ParsedChapter) -> dict:
+    chapter = parsed.chapter
+    return _link(chapter.url, chapter.title, chapter.label)
+
+
+def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) -> dict[str, str]:
+    """Return {file name: HTML} for every page of the site."""
+    nav = [{"url": p.chapter.url, "title": p.chapter.title, "number": p.chapter.number} for p in chapters]
+    pages: dict[str, str] = {}
+    contents = _link(INDEX, "Contents", "Start")
+    for i, parsed in enumerate(chapters):
+        previous = _chapter_link(chapters[i - 1]) if i else contents
+        following = _chapter_link(chapters[i + 1]) if i + 1 < len(chapters) else None
+        page = {
+            "kind": "chapter", "url": parsed.chapter.url, "title": parsed.chapter.title,
+            "number": parsed.chapter.number, "label": parsed.chapter.label,
+            "body": Markup(render_chapter(md, parsed)),
+            "toc": [h for h in parsed.headings if h["level"] in TOC_LEVELS],
+            "prev": previous, "next": following, "sims": parsed.sims,
+        }
+        pages[parsed.chapter.url] = theme.render("chapter.html", page=page, nav=nav)
+    first = _chapter_link(chapters[0]) if chapters else None
+    pages[INDEX] = theme.render("index.html", nav=nav, page={
+        "kind": "index", "url": INDEX, "title": theme.site["title"], "prev": None, "next": first,
+        "sims": [], "toc": []})
+    single = {p.chapter.source: p.section_id for p in chapters}
+    parts = [{
+        "id": p.section_id, "number": p.chapter.number, "title": p.chapter.title, "label": p.chapter.label,
+        "body": Markup(render_chapter(md, p, single)),
+        "toc": [dict(h, id=f"{p.section_id}-{h['id']}") for h in p.headings if h["level"] == 2],
+    } for p in chapters]
+    pages[GUIDE] = theme.render("guide.html", nav=nav, chapters=parts, page={
+        "kind": "guide", "url": GUIDE, "title": "The whole guide on one page", "prev": None, "next": None,
+        "sims": sorted({name for p in chapters for name in p.sims}), "toc": []})
+    return pages

@@ -1,0 +1,88 @@
+"""The theme: Jinja templates, the CSS bundle, the site's own scripts and static files.
+
+theme/
+  site.json        the guide's title and description
+  templates/       base.html and one template per kind of page; sim/ for simulation embeds
+  css/*.css        concatenated in name order into assets/site.css (tokens first)
+  js/*.js          the site's scripts, one per feature, copied to assets/js/
+  static/          copied as they are to assets/ (the favicon)
+
+Every asset URL carries `?v=<hash>` of its content, so a reader never runs a stale script.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from builder.problems import Problems
+
+STATIC_ID = re.compile(r'\bid="([A-Za-z][\w-]*)"')
+
+
+def seconds(value) -> str:
+    """A time in seconds as a reader wants it: 0.0 -> "0", 2.50 -> "2.5", 1/3 -> "0.33"."""
+    return f"{round(float(value), 2):g}"
+
+
+class Theme:
+    """Templates and assets read from one theme folder."""
+
+    def __init__(self, folder: Path, problems: Problems, shown=str):
+        self.folder = Path(folder)
+        self.problems, self.shown = problems, shown
+        self.site = json.loads((self.folder / "site.json").read_text(encoding="utf-8"))
+        self.jinja = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(self.folder / "templates"), autoescape=True,
+            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+        self.files = self._collect()
+        self.versions = {path: hashlib.sha256(data).hexdigest()[:10] for path, data in self.files.items()}
+        self.jinja.globals.update(asset=self.asset, site=self.site)
+        self.jinja.filters["seconds"] = seconds
+
+    @property
+    def ids(self) -> set[str]:
+        """Every fixed id written in a template, so chapter headings never take one."""
+        found = set()
+        for path in (self.folder / "templates").rglob("*.html"):
+            found.update(STATIC_ID.findall(path.read_text(encoding="utf-8")))
+        return found
+
+    def _collect(self) -> dict[str, bytes]:
+        files: dict[str, bytes] = {}
+        css = [f"/* theme/css/{p.name} */\n{p.read_text(encoding='utf-8')}"
+               for p in sorted((self.folder / "css").glob("*.css"))]
+        files["assets/site.css"] = "\n".join(css).encode("utf-8")
+        for path in sorted((self.folder / "js").glob("*.js")):
+            files[f"assets/js/{path.name}"] = path.read_bytes()
+        static = self.folder / "static"
+        for path in sorted(p for p in static.rglob("*") if p.is_file()):
+            files[f"assets/{path.relative_to(static).as_posix()}"] = path.read_bytes()
+        return files
+
+    def asset(self, path: str) -> str:
+        """`js/search.js` -> `assets/js/search.js?v=1a2b3c4d5e` (relative to the site's root)."""
+        key = f"assets/{path}"
+        if key not in self.versions:
+            raise jinja2.TemplateRuntimeError(f"asset({path!r}): no {key} in the theme")
+        return f"{key}?v={self.versions[key]}"
+
+    def render(self, template: str, **context) -> str:
+        """Render a template; a template error becomes a problem naming its file and line."""
+        try:
+            return self.jinja.get_template(template).render(**context)
+        except jinja2.TemplateSyntaxError as error:
+            self.problems.add(self.shown(self.folder / "templates" / (error.name or template)),
+                              error.lineno, f"template: {error.message}")
+        except jinja2.TemplateError as error:
+            self.problems.add(self.shown(self.folder / "templates" / template), None,
+                              f"template: {error}")
+        return ""
+
+    def render_sim(self, context: dict) -> str:
+        """The HTML of one simulation embed (sim/<name>.html if the theme has it, else generic)."""
+        return Markup(self.render("sim/_embed.html", sim=context))

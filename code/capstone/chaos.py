@@ -1,0 +1,158 @@
+"""The chaos monkey: sign up customers, run workers that die at random, audit the books.
+
+    python3 chaos.py                     # a new seed each run (printed, so you can replay it)
+    python3 chaos.py --seed 7            # the same bad luck as last time
+    python3 chaos.py --chaos 0.3         # crueller: more crashes
+    TINYQ_NO_KEYS=1 python3 chaos.py     # break it: the world forgets every key
+
+Run it from code/capstone: it writes shop.db and world.db in the current folder.
+"""
+import argparse
+import random
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import shop
+
+SHOP = Path(__file__).with_name("shop.py")
+TIME_LIMIT = 300      # seconds; a run that takes longer than this is stopped
+
+
+def start_worker(options):
+    """Start one `shop.py work` process; its output comes back to us through a pipe."""
+    command = [sys.executable, str(SHOP), "work", "--chaos", str(options.chaos),
+               "--seed", str(options.seed), "--lease", str(options.lease)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+
+
+def supervise(options):
+    """Keep `options.workers` workers running until the work is finished.
+
+    Like systemd's Restart=on-failure or a Kubernetes restart policy, a worker
+    that crashed is replaced at once. A worker that found nothing left to do
+    exits normally and is not replaced. Returns the number of crashes.
+    """
+    workers = [start_worker(options) for _ in range(options.workers)]
+    crashes = 0
+    deadline = time.monotonic() + TIME_LIMIT
+    try:
+        while workers:
+            if time.monotonic() > deadline:
+                sys.exit(f"stopped: the run took longer than {TIME_LIMIT} seconds")
+            time.sleep(0.01)
+            for worker in [w for w in workers if w.poll() is not None]:
+                workers.remove(worker)
+                for line in worker.stdout.read().splitlines():
+                    print(f"  [{worker.pid}] {line}", flush=True)
+                if worker.returncode == shop.CRASHED:
+                    crashes += 1
+                    workers.append(start_worker(options))
+                elif worker.returncode != 0:
+                    sys.exit(f"worker {worker.pid} failed with exit status "
+                             f"{worker.returncode} (not a chaos crash): see its error above")
+    finally:
+        for worker in workers:      # stopped early (Ctrl-C, an error): take the rest down
+            worker.kill()
+            worker.wait()
+    return crashes
+
+
+def audit(emails):
+    """Check every customer's books; return a list of problems (empty when all is well)."""
+    problems = []
+    for email in emails:
+        sent = shop.world.emails_to(email)
+        paid = shop.world.charged(email)
+        points = shop.queue.db.execute("SELECT points FROM customers WHERE email = ?",
+                                       (email,)).fetchone()[0]
+        if sent != 1:
+            problems.append(f"{email}: got {sent} welcome emails (want 1)")
+        if paid != shop.SIGNUP_FEE:
+            problems.append(f"{email}: paid ${paid} (want ${shop.SIGNUP_FEE})")
+        if points != shop.WELCOME_POINTS:
+            problems.append(f"{email}: has {points} points (want {shop.WELCOME_POINTS})")
+    for job_id, kind, args, error in shop.queue.db.execute(
+            "SELECT id, kind, args, last_error FROM jobs WHERE status != 'done' ORDER BY id"):
+        problems.append(f"job {job_id} ({kind} {args}) did not finish: {error}")
+    return problems
+
+
+def report(crashes, seconds):
+    """Print the figures of the run."""
+    db = shop.queue.db
+    attempts, retried = db.execute(
+        "SELECT sum(attempts), coalesce(sum(attempts > 1), 0) FROM jobs").fetchone()
+    statuses = Counter(dict(db.execute("SELECT status, count(*) FROM jobs GROUP BY status")))
+    tally = shop.world.tally()
+    print(f"finished in {seconds:.1f}s")
+    print(f"workers killed by the monkey:  {crashes}")
+    print(f"attempts, all jobs together:   {attempts}")
+    print(f"jobs that needed a retry:      {retried}")
+    print(f"requests the network lost:     {tally['requests lost']}")
+    print(f"replies the network lost:      {tally['replies lost']}")
+    print(f"repeats absorbed by keys:      {tally['repeats absorbed']}")
+    print(f"jobs by status:                "
+          + ", ".join(f"{status} {statuses[status]}" for status in sorted(statuses)))
+
+
+def chance(text):
+    value = float(text)
+    if not 0 <= value <= 0.5:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 0.5, not {text}")
+    return value
+
+
+def whole(low, high):
+    def check(text):
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high}")
+        return value
+    return check
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="chaos.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, help="the run's bad luck (default: a new one)")
+    parser.add_argument("--chaos", type=chance, default=0.1,
+                        help="chance that each crash point kills its worker (default 0.1)")
+    parser.add_argument("--customers", type=whole(1, 500), default=20)
+    parser.add_argument("--workers", type=whole(1, 16), default=3)
+    parser.add_argument("--lease", type=float, default=shop.LEASE,
+                        help=f"seconds a claim lasts (default {shop.LEASE})")
+    options = parser.parse_args(argv)
+    if options.seed is None:
+        options.seed = random.randrange(1000)
+    if not options.lease > 0:
+        parser.error("argument --lease: must be a number of seconds above 0")
+
+    shop.reset()
+    emails = [f"customer{n:02d}@example.com" for n in range(options.customers)]
+    for email in emails:
+        shop.signup(email)
+    print(f"seed {options.seed}: signed up {len(emails)} customers, "
+          f"{len(emails) * len(shop.JOB_KINDS)} jobs queued")
+    print(f"running {options.workers} workers; each crash point kills its worker "
+          f"with chance {options.chaos}")
+    print()
+    started = time.monotonic()
+    crashes = supervise(options)
+    print()
+    report(crashes, time.monotonic() - started)
+    print()
+    problems = audit(emails)
+    if problems:
+        print(f"AUDIT FAILED: {len(problems)} problem(s)")
+        for problem in problems:
+            print(f"  {problem}")
+        return 1
+    print(f"AUDIT PASSED: {len(emails)} customers, each with 1 email, "
+          f"${shop.SIGNUP_FEE} paid and {shop.WELCOME_POINTS} points.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

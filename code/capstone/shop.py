@@ -1,0 +1,125 @@
+"""The shop: signups, and the three jobs each signup queues, built on tinyq.
+
+    python3 shop.py work [--chaos 0.1] [--seed 7] [--lease 1.0]
+
+runs one worker until no job is queued or running. chaos.py starts several of
+these and restarts the ones the chaos monkey kills. Each job's effect is
+protected in one of two ways (chapter 8): an effect in another system carries an
+idempotency key; an effect in our own database is committed with the ack.
+"""
+import argparse
+import os
+import sys
+import time
+
+from tinyq import Queue
+from world import World, dice
+
+DB = "shop.db"
+LEASE = 1.0           # seconds; each of our jobs takes a few milliseconds
+MAX_ATTEMPTS = 30     # the chaos monkey is far crueller than a real network
+SIGNUP_FEE = 5        # dollars
+WELCOME_POINTS = 10
+JOB_KINDS = ("send_welcome_email", "charge_signup_fee", "award_points")
+CRASHED = 3           # the exit status of a worker the chaos monkey killed
+
+queue = Queue(DB, lease=LEASE, max_attempts=MAX_ATTEMPTS, backoff_base=0.05, backoff_cap=0.5)
+queue.db.execute("""CREATE TABLE IF NOT EXISTS customers (
+                        email  TEXT PRIMARY KEY,
+                        points INTEGER NOT NULL DEFAULT 0)""")
+world = World("world.db")
+chaos = 0.0           # chance that each crash point kills the worker (set by --chaos)
+
+
+def signup(email):
+    """Create the customer and queue its three jobs, in one transaction: all or nothing."""
+    queue.db.execute("BEGIN IMMEDIATE")
+    try:
+        queue.db.execute("INSERT INTO customers (email) VALUES (?)", (email,))
+        for kind in JOB_KINDS:
+            queue.enqueue(kind, {"email": email}, unique_key=f"{kind}:{email}")
+        queue.db.execute("COMMIT")
+    except BaseException:
+        queue.db.execute("ROLLBACK")
+        raise
+
+
+def maybe_crash(job, moment):
+    """The chaos monkey: with chance `chaos`, kill this worker on the spot.
+
+    os._exit ends the process at once: no except, no finally, no ack, no COMMIT,
+    like pulling the plug. The dice depend on the seed, the job, the attempt and
+    the moment, so a seeded run kills workers at the same moments every time.
+    """
+    if dice(world.seed, job.kind, job.args["email"], job.attempts, moment) < chaos:
+        print(f"CRASH {moment} (job {job.id}, attempt {job.attempts})", flush=True)
+        os._exit(CRASHED)
+
+
+# An effect in another system: the key names the work, so a repeat is absorbed.
+@queue.handler("send_welcome_email")
+def send_welcome_email(job):
+    email = job.args["email"]
+    maybe_crash(job, "before the email")
+    world.send_email(email, "Welcome!", idempotency_key=f"welcome-email:{email}")
+    maybe_crash(job, "after the email, before the ack")
+
+
+@queue.handler("charge_signup_fee")
+def charge_signup_fee(job):
+    email = job.args["email"]
+    maybe_crash(job, "before the charge")
+    world.charge(email, SIGNUP_FEE, idempotency_key=f"signup-fee:{email}")
+    maybe_crash(job, "after the charge, before the ack")
+
+
+# An effect in our own database: committed in the transaction that marks the job done.
+@queue.handler("award_points")
+def award_points(job):
+    maybe_crash(job, "before the points")
+    with job.complete() as db:
+        db.execute("UPDATE customers SET points = points + ? WHERE email = ?",
+                   (WELCOME_POINTS, job.args["email"]))
+        maybe_crash(job, "in the transaction, before the commit")
+
+
+def unfinished():
+    """How many jobs are still queued or running."""
+    return queue.db.execute("SELECT count(*) FROM jobs "
+                            "WHERE status IN ('queued', 'running')").fetchone()[0]
+
+
+def work():
+    """Work jobs until every job is done or dead."""
+    while True:
+        if queue.work_one() is None:
+            if unfinished() == 0:
+                return
+            time.sleep(0.02)      # jobs are waiting for a backoff or a lease: look again soon
+
+
+def reset():
+    """Empty the shop and the world, for a fresh run."""
+    queue.db.executescript("DELETE FROM jobs; DELETE FROM customers;")
+    world.reset()
+
+
+def main(argv):
+    global chaos
+    parser = argparse.ArgumentParser(prog="shop.py", description="Run one shop worker.")
+    parser.add_argument("command", choices=["work"])
+    parser.add_argument("--chaos", type=float, default=0.0,
+                        help="chance, 0 to 0.5, that each crash point kills the worker")
+    parser.add_argument("--seed", type=int, default=0, help="the run's bad luck")
+    parser.add_argument("--lease", type=float, default=LEASE, help="seconds a claim lasts")
+    options = parser.parse_args(argv)
+    if not 0 <= options.chaos <= 0.5:
+        parser.error(f"--chaos must be between 0 and 0.5, not {options.chaos}")
+    if not options.lease > 0:
+        parser.error(f"--lease must be a number of seconds above 0, not {options.lease}")
+    chaos, world.seed, queue.lease = options.chaos, options.seed, options.lease
+    work()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,139 @@
+"""The page's one door into the simulations: JSON text in, JSON text out, never an exception.
+
+The Pyodide worker calls handle(message) once per animation frame (or per click). A message
+is a JSON object with an "op" and, for most ops, the "id" the page chose for a simulation:
+
+    {"op": "list"}                                        -> {"ok": true, "simulations": {name: PARAMS}}
+    {"op": "params", "sim": "race"}                       -> {"ok": true, "params": PARAMS}
+    {"op": "create", "id": "w1", "sim": "race", "params": {...}, "seed": 3} -> snapshot
+    {"op": "step", "id": "w1", "count": 5}                -> snapshot after up to 5 steps
+    {"op": "run", "id": "w1", "until": 30}  (or "seconds": 2, from now)     -> snapshot
+    {"op": "act", "id": "w1", "name": "kill", "args": {"worker": 2}}        -> snapshot
+    {"op": "snapshot", "id": "w1"}                        -> snapshot
+    {"op": "destroy", "id": "w1"}                         -> {"ok": true}
+
+A reply carrying a snapshot is {"ok": true, "id": ..., "snapshot": {...}}; step adds
+"steps" (how many it took: fewer once the simulation is finished) and run adds "reached"
+(false when the per-call cap stopped it early: send it again to go on). Any "req" in the message is
+echoed back, so the page can match replies to requests. A failure is
+{"ok": false, "error": {"type": ..., "message": ..., "field": ... (for bad input)}}.
+"""
+import json
+import traceback
+
+from . import SIMULATIONS
+from .params import ParamError
+
+MAX_LIVE = 32          # simulations one page may hold at once
+MAX_STEPS_PER_CALL = 200
+MAX_MESSAGE = 100_000  # characters
+
+live = {}              # id -> simulation
+
+
+def handle(message):
+    """Answer one JSON message with one JSON reply. Never raises."""
+    request = {}
+    try:
+        if not isinstance(message, str) or len(message) > MAX_MESSAGE:
+            raise ParamError("message", f"must be JSON text of at most {MAX_MESSAGE:,} characters")
+        try:
+            request = json.loads(message)
+        except ValueError as error:
+            raise ParamError("message", f"is not JSON: {error}") from None
+        if not isinstance(request, dict):
+            raise ParamError("message", "must be a JSON object")
+        reply = {"ok": True, **_answer(request)}
+    except ParamError as error:
+        reply = {"ok": False, "error": {"type": "ParamError", "field": error.field,
+                                        "message": str(error)}}
+    except Exception as error:  # a bug: report it to the page rather than crash its worker
+        reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error),
+                                        "trace": traceback.format_exc(limit=5)}}
+    if isinstance(request, dict) and "req" in request:
+        reply["req"] = request["req"]
+    try:
+        return json.dumps(reply, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        return json.dumps({"ok": False, "error": {"type": type(error).__name__,
+                                                  "message": f"reply is not JSON: {error}"},
+                           "req": request.get("req") if isinstance(request, dict) else None})
+
+
+def _answer(request):
+    op = request.get("op")
+    if op == "list":
+        return {"simulations": {name: list(cls.PARAMS) for name, cls in SIMULATIONS.items()}}
+    if op == "params":
+        return {"params": list(_class(request).PARAMS)}
+    if op == "create":
+        return _create(request)
+    if op in ("step", "run", "act", "snapshot"):
+        sim_id = _id(request)
+        if sim_id not in live:
+            raise ParamError("id", f"no simulation {sim_id!r}; create it first")
+        return {"id": sim_id, **OPS[op](live[sim_id], request)}
+    if op == "destroy":
+        live.pop(_id(request), None)
+        return {}
+    raise ParamError("op", f"unknown op {op!r}; ops are list, params, create, step, run, act, "
+                           f"snapshot, destroy")
+
+
+def _class(request):
+    name = request.get("sim")
+    if name not in SIMULATIONS:
+        raise ParamError("sim", f"unknown simulation {name!r}; known: {', '.join(SIMULATIONS)}")
+    return SIMULATIONS[name]
+
+
+def _id(request):
+    sim_id = request.get("id")
+    if not isinstance(sim_id, str) or not sim_id or len(sim_id) > 100:
+        raise ParamError("id", "must be a non-empty string of at most 100 characters")
+    return sim_id
+
+
+def _create(request):
+    sim_id, cls = _id(request), _class(request)
+    if sim_id not in live and len(live) >= MAX_LIVE:
+        raise ParamError("id", f"at most {MAX_LIVE} simulations at once; destroy one first")
+    params = request.get("params") or {}
+    if not isinstance(params, dict):
+        raise ParamError("params", "must be a JSON object")
+    live[sim_id] = cls(params, request.get("seed", 0))
+    return {"id": sim_id, "snapshot": live[sim_id].snapshot()}
+
+
+def _step(sim, request):
+    count = request.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_STEPS_PER_CALL:
+        raise ParamError("count", f"must be a whole number from 1 to {MAX_STEPS_PER_CALL}")
+    taken = 0
+    while taken < count and sim.step():
+        taken += 1
+    return {"snapshot": sim.snapshot(), "steps": taken}
+
+
+def _run(sim, request):
+    if "seconds" in request:
+        seconds = request["seconds"]
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+            raise ParamError("seconds", "must be a number of seconds from 0")
+        until = sim.clock.now + seconds
+    else:
+        until = request.get("until")
+    reached = sim.run(until)
+    return {"snapshot": sim.snapshot(), "reached": reached}
+
+
+def _act(sim, request):
+    args = request.get("args") or {}
+    if not isinstance(args, dict):
+        raise ParamError("args", "must be a JSON object")
+    sim.act(request.get("name"), **args)
+    return {"snapshot": sim.snapshot()}
+
+
+OPS = {"step": _step, "run": _run, "act": _act,
+       "snapshot": lambda sim, request: {"snapshot": sim.snapshot()}}

@@ -1,0 +1,111 @@
+"""Parameters: how a simulation declares what it accepts, and how values are checked.
+
+A simulation's PARAMS is a tuple of plain dicts (JSON-able, so the page can draw a form):
+
+    {"name": "lease", "label": "Lease (s)", "type": "float", "default": 5.0,
+     "min": 0.5, "max": 600.0, "help": "..."}
+
+type is "int" or "float" (with min and max, inclusive), "choice" (with "choices", a list of
+strings) or "bool". Values may arrive as strings (from a URL or a chapter's embed): "5",
+"0.3", "true". Every bad value raises ParamError naming the field and what is allowed.
+"""
+import math
+
+
+class ParamError(ValueError):
+    """A parameter (or an action's argument) is not acceptable. `field` names it."""
+
+    def __init__(self, field, message):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def integer(name, label, default, minimum, maximum, help):
+    return {"name": name, "label": label, "type": "int", "default": default,
+            "min": minimum, "max": maximum, "help": help}
+
+
+def number(name, label, default, minimum, maximum, help):
+    return {"name": name, "label": label, "type": "float", "default": float(default),
+            "min": float(minimum), "max": float(maximum), "help": help}
+
+
+def choice(name, label, default, choices, help):
+    return {"name": name, "label": label, "type": "choice", "default": default,
+            "choices": list(choices), "help": help}
+
+
+def boolean(name, label, default, help):
+    return {"name": name, "label": label, "type": "bool", "default": default, "help": help}
+
+
+def seed_param():
+    return integer("seed", "Seed", 0, 0, 2**31 - 1,
+                   "Picks the run: the same seed and parameters replay exactly.")
+
+
+TRUE_WORDS = {"true", "yes", "on", "1"}
+FALSE_WORDS = {"false", "no", "off", "0"}
+
+
+def convert(spec, value):
+    """Return `value` converted to the spec's type and checked, or raise ParamError."""
+    name, kind = spec["name"], spec["type"]
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower() if isinstance(value, (str, int)) else None
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+        raise ParamError(name, f"must be true or false, got {value!r}")
+    if kind == "choice":
+        if isinstance(value, str) and value.strip() in spec["choices"]:
+            return value.strip()
+        raise ParamError(name, f"must be one of {', '.join(spec['choices'])}; got {value!r}")
+    return _convert_number(spec, value)
+
+
+def _convert_number(spec, value):
+    name, whole = spec["name"], spec["type"] == "int"
+    kind_words = "a whole number" if whole else "a number"
+    allowed = f"from {_show(spec['min'])} to {_show(spec['max'])}"
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
+    try:
+        number = float(value) if isinstance(value, str) else value
+    except ValueError:
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}") from None
+    if not math.isfinite(number):
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
+    if whole:
+        if number != int(number):
+            raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
+        number = int(number)
+    else:
+        number = float(number)
+    if not spec["min"] <= number <= spec["max"]:
+        raise ParamError(name, f"must be {allowed}, got {_show(number)}")
+    return number
+
+
+def _show(number):
+    return f"{number:,}" if isinstance(number, int) else f"{number:g}"
+
+
+def validate(specs, values):
+    """Check `values` (a dict, or None) against `specs`; return every parameter's value.
+
+    Raises ParamError for an unknown name or a bad value."""
+    if values is None:
+        values = {}
+    if not isinstance(values, dict):
+        raise ParamError("params", f"must be a mapping of name to value, got {values!r}")
+    known = {spec["name"]: spec for spec in specs}
+    for name in values:
+        if name not in known:
+            raise ParamError(str(name), "unknown parameter; this simulation takes "
+                                        + ", ".join(known))
+    return {name: convert(spec, values.get(name, spec["default"])) for name, spec in known.items()}

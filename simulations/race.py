@@ -1,0 +1,221 @@
+"""race: two workers, A and B, claim welcome-email jobs from one table, one statement at a time.
+
+With the naive claim each worker looks (SELECT) and then grabs (UPDATE) in two statements,
+so the other can look in between and see the same job still queued: both send its email.
+With the atomic claim (tinyq's own claim, one UPDATE ... RETURNING) looking and grabbing
+are one statement, and no order of steps can give one job to both.
+
+Each worker's program, one statement per step:
+    naive:   look -> grab -> send -> mark done -> look ...     (stops when look finds nothing)
+    atomic:  claim -> send -> ack -> claim ...                 (stops when claim finds nothing)
+"""
+import copy
+import json
+import random
+import sqlite3
+import textwrap
+from dataclasses import dataclass, replace
+
+from ._core import tinyq
+from .params import ParamError, choice, integer, seed_param
+from .simulation import Simulation, VirtualClock, plural
+
+ADDRESSES = ("ada@example.com", "alan@example.com", "grace@example.com",
+             "edsger@example.com", "barbara@example.com")
+WORKER_NAMES = ("A", "B")
+STATEMENT_SECONDS = 1.0  # virtual time one statement takes
+LEASE = 3600.0           # long enough never to run out here: this is a race, not a crash
+
+# The look-then-grab claim, as the guide's chapter 4 first writes it (broken on purpose).
+NAIVE_LOOK = "SELECT id, args FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1"
+NAIVE_GRAB = "UPDATE jobs SET status = 'running', attempts = attempts + 1 WHERE id = :id"
+NAIVE_DONE = "UPDATE jobs SET status = 'done' WHERE id = :id"
+
+PROGRAMS = {"naive": ("look", "grab", "send", "done"), "atomic": ("claim", "send", "ack")}
+
+
+@dataclass
+class RaceWorker:
+    name: str
+    step: str                 # the statement it runs next, or "finished"
+    job_id: int = None        # the job it saw (naive look) or holds
+    address: str = None
+    job: object = None        # the tinyq.Job of an atomic claim
+
+
+class Race(Simulation):
+    NAME = "race"
+    MAX_RUN_STEPS = 200
+    PARAMS = (
+        choice("claim", "Claim", "naive", ("naive", "atomic"),
+               "naive: look with SELECT, then grab with UPDATE. atomic: one UPDATE ... RETURNING."),
+        integer("jobs", "Jobs", 2, 1, len(ADDRESSES), "Welcome emails waiting to be sent."),
+        seed_param(),
+    )
+
+    def _start(self):
+        self.mode = self.params["claim"]
+        self.queue = tinyq.Queue(lease=LEASE, clock=self.clock, rng=self.rng)
+        for address in ADDRESSES[:self.params["jobs"]]:
+            self.queue.enqueue("send_welcome_email", {"address": address})
+        first = PROGRAMS[self.mode][0]
+        self.workers = {name: RaceWorker(name, first) for name in WORKER_NAMES}
+        self.emails = []  # (job id, address, worker name), in the order sent
+        self.statements = 0
+
+    # --- stepping -----------------------------------------------------------------------------
+    def _step(self):
+        """Let a worker chosen by the seeded generator run its next statement."""
+        ready = [name for name in WORKER_NAMES if self.workers[name].step != "finished"]
+        self._run_statement(self.workers[self.rng.choice(ready)])
+
+    def act_step(self, worker):
+        """Worker "A" or "B" runs its next statement."""
+        worker = str(worker).strip().upper()
+        if worker not in self.workers:
+            raise ParamError("worker", f"must be A or B, got {worker!r}")
+        if self.workers[worker].step == "finished":
+            raise ParamError("worker", f"worker {worker} has finished: no jobs were left for it")
+        self._run_statement(self.workers[worker])
+
+    def act_step_a(self):
+        """Worker A runs its next statement."""
+        self.act_step("A")
+
+    def act_step_b(self):
+        """Worker B runs its next statement."""
+        self.act_step("B")
+
+    def _run_statement(self, worker):
+        self.statements += 1
+        self.clock.now = self.statements * STATEMENT_SECONDS
+        getattr(self, f"_do_{worker.step}")(worker)
+
+    def _next(self, worker):
+        program = PROGRAMS[self.mode]
+        worker.step = program[(program.index(worker.step) + 1) % len(program)]
+
+    def _do_look(self, worker):
+        found = self.queue.db.execute(NAIVE_LOOK).fetchone()
+        if found is None:
+            worker.step, worker.job_id = "finished", None
+            self.emit(f"{worker.name} looked: no queued job is left, so {worker.name} stops")
+            return
+        worker.job_id, worker.address = found[0], json.loads(found[1])["address"]
+        self.emit(f"{worker.name} looked: job {worker.job_id} is queued")
+        self._next(worker)
+
+    def _do_grab(self, worker):
+        self.queue.db.execute(NAIVE_GRAB, {"id": worker.job_id})
+        self.emit(f"{worker.name} grabbed job {worker.job_id}: running")
+        self._next(worker)
+
+    def _do_claim(self, worker):
+        job = self.queue.claim()
+        if job is None:
+            worker.step = "finished"
+            self.emit(f"{worker.name} claimed nothing: no queued job is left, so {worker.name} stops")
+            return
+        worker.job, worker.job_id, worker.address = job, job.id, job.args["address"]
+        self.emit(f"{worker.name} claimed job {job.id} (token {job.token})")
+        self._next(worker)
+
+    def _do_send(self, worker):
+        self.emails.append((worker.job_id, worker.address, worker.name))
+        copies = sum(1 for job_id, _, _ in self.emails if job_id == worker.job_id)
+        extra = "" if copies == 1 else f": that is {copies} emails for one job"
+        self.emit(f"{worker.name} sent the welcome email to {worker.address}{extra}")
+        self._next(worker)
+
+    def _do_done(self, worker):
+        self.queue.db.execute(NAIVE_DONE, {"id": worker.job_id})
+        self.emit(f"{worker.name} marked job {worker.job_id} done")
+        worker.job_id = worker.address = None
+        self._next(worker)
+
+    def _do_ack(self, worker):
+        self.queue.ack(worker.job)
+        self.emit(f"{worker.name} acked job {worker.job_id}: done")
+        worker.job = worker.job_id = worker.address = None
+        self._next(worker)
+
+    # --- what the page draws --------------------------------------------------------------------
+    def next_statement(self, worker):
+        """What the worker runs next: {"kind": "sql" | "effect" | "none", "text": ...}."""
+        id_ = worker.job_id
+        if worker.step == "finished":
+            return {"kind": "none", "text": "nothing: this worker has stopped"}
+        if worker.step == "send":
+            return {"kind": "effect", "text": f"send the welcome email to {worker.address}"}
+        sql = {"look": NAIVE_LOOK,
+               "grab": NAIVE_GRAB.replace(":id", str(id_)),
+               "done": NAIVE_DONE.replace(":id", str(id_)),
+               "claim": textwrap.dedent(tinyq.CLAIM_JOB).strip(),
+               "ack": tinyq.MARK_DONE.strip().replace(":id", str(id_)).replace(
+                   ":token", str(worker.job.token) if worker.job else ":token")}[worker.step]
+        return {"kind": "sql", "text": sql}
+
+    @property
+    def finished(self):
+        return all(worker.step == "finished" for worker in self.workers.values())
+
+    def job_rows(self):
+        rows = []
+        for job_id, status, attempts, token, args in self.queue.db.execute(
+                "SELECT id, status, attempts, token, args FROM jobs ORDER BY id"):
+            rows.append({"id": job_id, "status": status, "attempts": attempts, "lease_left": None,
+                         "token": token, "address": json.loads(args)["address"],
+                         "emails": sum(1 for sent, _, _ in self.emails if sent == job_id)})
+        return rows
+
+    def duplicates(self):
+        """{address: [worker names]} for every address that got more than one email."""
+        senders = {}
+        for _, address, name in self.emails:
+            senders.setdefault(address, []).append(name)
+        return {address: names for address, names in senders.items() if len(names) > 1}
+
+    def outcome(self):
+        twice = self.duplicates()
+        if twice:
+            return "; ".join(f"{address} got {len(names)} emails (from {' and '.join(names)})"
+                             for address, names in twice.items()) + "."
+        sent = f"{plural(len(self.emails), 'email')} sent"
+        if self.finished:
+            return f"{sent}: every address got exactly one."
+        return f"{sent} so far, no duplicates yet."
+
+    def _state(self):
+        workers = []
+        for name in WORKER_NAMES:
+            worker = self.workers[name]
+            workers.append({"name": name, "step": worker.step, "job": worker.job_id,
+                            "next": self.next_statement(worker)})
+        return {"claim": self.mode, "workers": workers, "statements": self.statements,
+                "emails": [{"job": job_id, "address": address, "worker": name}
+                           for job_id, address, name in self.emails],
+                "duplicates": self.duplicates()}
+
+    # --- for exploring every interleaving -------------------------------------------------------
+    def clone(self):
+        """An independent copy of this race, state and all (the database is copied)."""
+        twin = copy.copy(self)
+        twin.clock = VirtualClock(self.clock.now)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.queue = copy.copy(self.queue)
+        twin.queue.clock, twin.queue.rng = twin.clock, twin.rng
+        twin.queue.db = sqlite3.connect(":memory:", isolation_level=None)
+        self.queue.db.backup(twin.queue.db)
+        twin.workers = {name: replace(worker) for name, worker in self.workers.items()}
+        twin.emails = list(self.emails)
+        twin._events = list(self._events)
+        return twin
+
+    def state_key(self):
+        """What decides the rest of the race: the workers, the table, the emails per job."""
+        table = tuple(self.queue.db.execute("SELECT id, status, attempts, token FROM jobs"))
+        workers = tuple((w.step, w.job_id, None if w.job is None else w.job.token)
+                        for w in self.workers.values())
+        counts = tuple(sorted((job_id, name) for job_id, _, name in self.emails))
+        return workers, table, counts

@@ -1,0 +1,138 @@
+"""The shape every simulation shares: validated parameters, virtual time, bounded steps,
+a reader's actions, an event log, and a JSON-able snapshot.
+
+Subclasses set NAME, PARAMS (see params.py) and MAX_RUN_STEPS, and write:
+    _start()                  build the starting state (called by __init__ and reset)
+    _step()                   advance one bounded step; return False if there was nothing to do
+    finished (property)       True when nothing more happens unless the reader acts
+    outcome()                 the result in words
+    job_rows()                [{id, status, attempts, lease_left, ...}]
+    _state()                  the simulation's own snapshot keys
+    act_<name>(**args)        one method per action a reader can take
+"""
+import inspect
+import random
+
+from .params import ParamError, convert, integer, seed_param, validate
+
+MAX_EVENTS = 500  # events kept between two snapshots; older ones are counted, not kept
+
+
+class VirtualClock:
+    """Seconds of simulated time. tinyq reads it by calling it, like time.time."""
+
+    def __init__(self, now=0.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+class Simulation:
+    NAME = ""
+    PARAMS = (seed_param(),)
+    MAX_RUN_STEPS = 1000  # the most steps one run() call takes, so no call can run long
+
+    def __init__(self, params=None, seed=0):
+        """params: {name: value}, values possibly as strings; `seed` is used unless params
+        holds one. Raises ParamError naming the first bad field."""
+        if params is not None and not isinstance(params, dict):
+            raise ParamError("params", f"must be a mapping of name to value, got {params!r}")
+        given = dict(params or {})
+        given.setdefault("seed", seed)
+        self.params = validate(self.PARAMS, given)
+        self.given = given
+        self.seed = self.params["seed"]
+        self._reset()
+
+    def _reset(self):
+        self.clock = VirtualClock()
+        self.rng = random.Random(self.seed)
+        self._events = []
+        self._dropped = 0
+        self._start()
+
+    # --- the reader's controls ----------------------------------------------------------
+    def step(self):
+        """Advance by one bounded step. Returns False when there was nothing to do."""
+        if self.finished:
+            return False
+        return self._step() is not False
+
+    def run(self, until):
+        """Step until the clock reaches `until` (seconds) or the simulation is finished,
+        taking at most MAX_RUN_STEPS steps. Returns True if it got there, False if it
+        stopped at the cap (call it again to go on)."""
+        try:
+            until = float(until)
+        except (TypeError, ValueError):
+            raise ParamError("until", f"must be a number of seconds, got {until!r}") from None
+        for _ in range(self.MAX_RUN_STEPS):
+            if self.clock.now >= until or self.finished:
+                return True
+            if not self.step():
+                return True
+        return self.clock.now >= until or self.finished
+
+    def actions(self):
+        return sorted(name[4:] for name in dir(self) if name.startswith("act_"))
+
+    def act(self, name, /, **args):
+        """Do a reader's action, e.g. act("kill", worker=2). Raises ParamError for an
+        unknown action or a bad argument."""
+        method = getattr(self, f"act_{name}", None) if isinstance(name, str) else None
+        if method is None:
+            raise ParamError("action", f"unknown action {name!r}; this simulation knows "
+                                       + ", ".join(self.actions()))
+        signature = inspect.signature(method)
+        try:
+            signature.bind(**args)
+        except TypeError as error:
+            takes = ", ".join(signature.parameters) or "no arguments"
+            raise ParamError("action", f"{name} takes {takes}: {error}") from None
+        return method(**args)
+
+    def act_reset(self):
+        """Start again from the same parameters and seed."""
+        self._reset()
+
+    # --- what the page draws --------------------------------------------------------
+    def emit(self, text):
+        if len(self._events) >= MAX_EVENTS:
+            self._events.pop(0)
+            self._dropped += 1
+        self._events.append({"time": round(self.clock.now, 3), "text": text})
+
+    def snapshot(self):
+        """Everything the page draws, as plain JSON-able values. Takes the events
+        emitted since the previous snapshot."""
+        events, self._events = self._events, []
+        dropped, self._dropped = self._dropped, 0
+        picture = {
+            "sim": self.NAME,
+            "time": round(self.clock.now, 3),
+            "seed": self.seed,
+            "params": dict(self.params),
+            "jobs": self.job_rows(),
+            "outcome": self.outcome(),
+            "events": events,
+            "events_dropped": dropped,
+            "finished": self.finished,
+        }
+        picture.update(self._state())
+        return picture
+
+    def lease_left(self, status, locked_until):
+        """Seconds left on a running job's lease (0 once it ran out); None if not running."""
+        if status != "running" or locked_until is None:
+            return None
+        return round(max(0.0, locked_until - self.clock.now), 3)
+
+
+def require_int(field, value, minimum, maximum):
+    """An action's whole-number argument, checked like a parameter."""
+    return convert(integer(field, field, minimum, minimum, maximum, ""), value)
+
+
+def plural(count, word, many=None):
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"

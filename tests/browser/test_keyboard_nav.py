@@ -1,0 +1,31 @@
+"""The arrow keys: → for the next chapter, ← for the previous, never while typing."""
+from playwright.sync_api import expect
+
+
+def test_arrows_go_to_next_and_previous_chapter(page, fixture_site):
+    page.goto(fixture_site.at("01-queue.html"))
+    page.keyboard.press("ArrowRight")
+    expect(page).to_have_url(fixture_site.at("02-retries.html"))
+    page.keyboard.press("ArrowLeft")
+    expect(page).to_have_url(fixture_site.at("01-queue.html"))
+    page.keyboard.press("ArrowLeft")
+    expect(page).to_have_url(fixture_site.at("00-start.html"))
+
+
+def test_last_chapter_has_no_next(page, fixture_site):
+    page.goto(fixture_site.at("02-retries.html"))
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(300)
+    expect(page).to_have_url(fixture_site.at("02-retries.html"))
+
+
+def test_arrows_while_typing_or_with_a_modifier_stay_on_the_page(page, fixture_site):
+    page.goto(fixture_site.at("01-queue.html"))
+    page.keyboard.press("/")
+    page.keyboard.type("abc")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Alt+ArrowRight")
+    page.keyboard.press("Shift+ArrowRight")
+    page.wait_for_timeout(300)
+    expect(page).to_have_url(fixture_site.at("01-queue.html"))

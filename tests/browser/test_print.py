@@ -1,0 +1,23 @@
+"""The all-in-one page prints: contents with chapter numbers, each chapter on a new page,
+answers open, and none of the screen's navigation."""
+import re
+
+from playwright.sync_api import expect
+
+
+def test_print_media_shows_the_text_and_hides_the_frame(page, fixture_site):
+    page.goto(fixture_site.at("guide.html"))
+    page.emulate_media(media="print")
+    expect(page.get_by_role("navigation", name="Chapters")).to_be_hidden()
+    expect(page.locator(".topbar")).to_be_hidden()
+    contents = page.get_by_role("navigation", name="Contents")
+    expect(contents).to_be_visible()
+    expect(contents.get_by_role("link").first).to_have_text("0Start here")
+    expect(page.get_by_role("heading", name="Chapter 1 A queue in a table")).to_be_visible()
+
+
+def test_pdf_starts_each_chapter_on_a_new_page(page, fixture_site):
+    page.goto(fixture_site.at("guide.html"))
+    pdf = page.pdf(format="A4")
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    assert pages >= 2 + 3   # title page, contents, then a page (at least) per chapter

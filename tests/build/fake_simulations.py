@@ -1,0 +1,62 @@
+"""A small stand-in for the `simulations` package, built to the same contract
+(/work/prompts/core-api.md): PARAMS as dicts, ParamError(field, message), snapshot() with
+sim, time, jobs, outcome, events, finished. The build tests use it so they depend on the
+contract, not on the real simulations' progress."""
+from __future__ import annotations
+
+
+class ParamError(ValueError):
+    def __init__(self, field, message):
+        super().__init__(f"{field}: {message}")
+        self.field, self.message = field, message
+
+
+class Counter:
+    """`jobs` queued jobs, counted down by `workers` workers, one job per second each."""
+
+    NAME = "counter"
+    PARAMS = (
+        {"name": "workers", "label": "Workers", "type": "int", "default": 1, "min": 1, "max": 8, "help": "Workers."},
+        {"name": "jobs", "label": "Jobs", "type": "int", "default": 2, "min": 0, "max": 20, "help": "Jobs at the start."},
+        {"name": "lease", "label": "Lease (s)", "type": "float", "default": 5.0, "min": 0.5, "max": 60.0, "help": "Lease."},
+        {"name": "mode", "label": "Mode", "type": "choice", "default": "atomic", "choices": ["naive", "atomic"], "help": "Claim."},
+        {"name": "seed", "label": "Seed", "type": "int", "default": 0, "min": 0, "max": 2**31 - 1, "help": "Seed."},
+    )
+
+    def __init__(self, params=None, seed=0):
+        params = dict(params or {})
+        self.values = {}
+        for spec in self.PARAMS:
+            value = params.pop(spec["name"], seed if spec["name"] == "seed" else spec["default"])
+            if spec["type"] in ("int", "float"):
+                try:
+                    value = (int if spec["type"] == "int" else float)(value)
+                except (TypeError, ValueError):
+                    raise ParamError(spec["name"], f"must be a number, got {value!r}") from None
+                if not spec["min"] <= value <= spec["max"]:
+                    raise ParamError(spec["name"], f"must be from {spec['min']} to {spec['max']}, got {value}")
+            elif spec["type"] == "choice" and value not in spec["choices"]:
+                raise ParamError(spec["name"], f"must be one of {', '.join(spec['choices'])}; got {value!r}")
+            self.values[spec["name"]] = value
+        if params:
+            raise ParamError(next(iter(params)), "unknown parameter")
+        self.time = 0.0
+
+    def snapshot(self):
+        jobs = [{"id": n + 1, "status": "queued", "attempts": 0, "lease_left": None}
+                for n in range(self.values["jobs"])]
+        return {"sim": self.NAME, "time": self.time, "jobs": jobs,
+                "outcome": f"{len(jobs)} jobs waiting for {self.values['workers']} worker(s)",
+                "events": [], "finished": not jobs}
+
+
+class Broken(Counter):
+    """A simulation whose snapshot is not JSON-able (a contract breach the build must catch)."""
+
+    NAME = "broken"
+
+    def snapshot(self):
+        return {**super().snapshot(), "time": object()}
+
+
+SIMULATIONS = {"counter": Counter, "broken": Broken}

@@ -1,0 +1,117 @@
+"""The whole build on the fixture book: the pages, the all-in-one page, links, assets, search."""
+import filecmp
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from builder import build_site
+from builder.assets import PYODIDE_FILES
+from tests.build.site_check import Page, broken_links
+from tests.conftest import ROOT, fixture_config
+
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
+CHAPTERS = ["00-start.html", "01-queue.html", "02-retries.html"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build") / "site"
+    report = build_site(fixture_config(out))
+    assert (report.pages, report.chapters, report.sims) == (5, 3, 1)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(site):
+    return {p.name: Page(p) for p in sorted(site.glob("*.html"))}
+
+
+def test_one_page_per_chapter_plus_index_and_guide(pages):
+    assert sorted(pages) == sorted(CHAPTERS + ["index.html", "guide.html"])
+
+
+def test_every_page_has_the_policy_one_h1_lang_and_no_inline_code(site, pages):
+    for name, page in pages.items():
+        assert page.find("meta", **{"http-equiv": "Content-Security-Policy"})[0]["content"] == CSP, name
+        assert page.count("h1") == 1, name
+        assert page.find("html")[0]["lang"] == "en", name
+        assert page.inline_scripts == 0, name
+        for tag, attrs in page.tags:
+            assert "style" not in attrs and not any(a.startswith("on") for a in attrs), (name, tag, attrs)
+        assert tag != "style"
+
+
+def test_every_id_is_unique_on_its_page(pages):
+    for name, page in pages.items():
+        repeated = [i for i, n in Counter(page.ids).items() if n > 1]
+        assert not repeated, (name, repeated)
+
+
+def test_every_relative_link_reaches_a_file_and_anchor(site):
+    assert broken_links(site) == []
+
+
+def test_urls_are_relative_and_nothing_loads_from_elsewhere(pages):
+    for name, page in pages.items():
+        for tag, attribute, url in page.links:
+            assert not url.startswith("/"), (name, url)
+            if tag != "a":
+                assert "://" not in url, (name, tag, url)
+
+
+def test_chapter_page_frame(pages):
+    page = pages["01-queue.html"]
+    assert page.find("link", rel="prev")[0]["href"] == "00-start.html"
+    assert page.find("link", rel="next")[0]["href"] == "02-retries.html"
+    assert [a["href"] for a in page.find("a", rel="prev")] == ["00-start.html"] * 2   # top and bottom
+    assert [a["href"] for a in page.find("a", rel="next")] == ["02-retries.html"] * 2
+    assert [a["href"] for a in page.find("a", **{"aria-current": "page"})] == ["01-queue.html"]
+    toc = re.search(r'<nav class="page-toc".*?</nav>', page.path.read_text(), re.S).group()
+    assert re.findall(r'href="([^"]+)"', toc) == ["#the-table", "#running-it", "#watching-workers"]
+    first, last = pages["00-start.html"], pages["02-retries.html"]
+    assert first.find("link", rel="prev")[0]["href"] == "index.html"
+    assert not last.find("link", rel="next")
+
+
+def test_guide_holds_every_chapter_with_prefixed_ids_and_internal_links(pages):
+    guide = pages["guide.html"]
+    assert [s["id"] for s in guide.find("section")] == ["ch0", "ch1", "ch2"]
+    assert {"ch1-the-table", "ch2-waiting-between-attempts", "pause-0-1", "ch0-pause-0-1"} & set(guide.ids) == {
+        "ch1-the-table", "ch2-waiting-between-attempts", "ch0-pause-0-1"}
+    hrefs = [url for tag, _, url in guide.links if tag == "a"]
+    assert "#ch1" in hrefs and "#ch2-waiting-between-attempts" in hrefs
+    assert not any(h.endswith(".md") or re.match(r"0\d-\w+\.html", h) for h in hrefs if "#" in h and h[0] != "#")
+    assert guide.count("h3") > 0 and guide.count("h1") == 1   # a chapter's ## is an <h3> here
+
+
+def test_sim_embed_carries_the_widget_contract(pages):
+    (embed,) = pages["01-queue.html"].find("div", **{"data-sim": "counter"})
+    assert embed["data-state"] == "idle"
+    assert json.loads(embed["data-params"]) == {"workers": 2, "jobs": 3, "lease": 2.5, "mode": "naive"}
+    assert embed["data-seed"] == "7"
+
+
+def test_pyodide_runtime_is_vendored_exactly(site):
+    assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(PYODIDE_FILES)
+    for name in PYODIDE_FILES:
+        assert filecmp.cmp(site / "pyodide" / name, ROOT / "node_modules" / "pyodide" / name, shallow=False)
+
+
+def test_minisearch_code_files_and_theme_assets_are_copied(site):
+    minisearch = (site / "assets" / "vendor" / "minisearch.js").read_text()
+    assert minisearch.rstrip().endswith("export { MiniSearch as default };")   # no source map to miss
+    assert (site / "code" / "ex01_queue.py").is_file() and (site / "code" / "capstone" / "notes.txt").is_file()
+    assert not list(site.rglob("__pycache__"))
+    assert (site / "assets" / "site.css").stat().st_size > 0 and (site / ".nojekyll").exists()
+
+
+def test_search_documents_one_per_section(site):
+    documents = json.loads((site / "search-index.json").read_text())
+    assert [d["id"] for d in documents] == list(range(len(documents)))
+    holding = [d["url"] for d in documents if "zeppelin" in d["text"]]
+    assert holding == ["02-retries.html#waiting-between-attempts"]
+    (start,) = [d for d in documents if d["url"] == "00-start.html"]
+    assert start["title"] == "Start here" and start["chapter"] == "0. Start here"

@@ -1,0 +1,93 @@
+"""The theme: design tokens defined once per theme, colour contrast that passes WCAG AA in both
+themes, and templates and scripts that a strict Content-Security-Policy allows."""
+import re
+
+import pytest
+
+from tests.conftest import ROOT
+
+THEME = ROOT / "theme"
+TOKENS = (THEME / "css" / "00-tokens.css").read_text()
+ALL_CSS = "\n".join(p.read_text() for p in sorted((THEME / "css").glob("*.css")))
+DECLARATION = re.compile(r"--([\w-]+):\s*([^;]+);")
+
+
+def _block(selector_pattern: str) -> str:
+    match = re.search(selector_pattern + r"\s*\{(.*?)\n\s*\}", TOKENS, re.S | re.M)
+    assert match, selector_pattern
+    return match.group(1)
+
+
+LIGHT = dict(DECLARATION.findall(_block(r"^:root")))
+DARK_BY_SYSTEM = dict(DECLARATION.findall(_block(r':root:not\(\[data-theme="light"\]\)')))
+DARK_BY_CHOICE = dict(DECLARATION.findall(_block(r':root\[data-theme="dark"\]')))
+DARK = {**LIGHT, **DARK_BY_CHOICE}
+
+
+def test_dark_theme_is_the_same_whether_chosen_or_from_the_system():
+    assert DARK_BY_SYSTEM == DARK_BY_CHOICE
+
+
+def test_every_custom_property_used_is_defined():
+    used = set(re.findall(r"var\(--([\w-]+)\)", ALL_CSS))
+    assert used - set(LIGHT) == set()
+
+
+def _luminance(hex_colour: str) -> float:
+    """Relative luminance, https://www.w3.org/TR/WCAG21/#dfn-relative-luminance"""
+    value = hex_colour.strip().lstrip("#")
+    channels = [int(value[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """Contrast ratio, https://www.w3.org/TR/WCAG21/#dfn-contrast-ratio"""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+TEXT_PAIRS = [
+    ("text", "bg"), ("text", "surface"), ("heading", "bg"), ("text-muted", "bg"), ("text-muted", "surface"),
+    ("link", "bg"), ("link", "surface"), ("link-visited", "bg"), ("accent", "bg"),
+    ("code-text", "code-bg"), ("text-muted", "code-bg"), ("text", "inline-code-bg"), ("text", "mark"),
+    ("pause-title", "pause-bg"), ("drills-title", "drills-bg"), ("break-title", "break-bg"),
+    ("text", "pause-bg"), ("text", "drills-bg"), ("text", "break-bg"),
+    ("link", "pause-bg"), ("link", "drills-bg"), ("link", "break-bg"),
+    ("term-text", "term-bg"), ("term-muted", "term-bg"), ("term-muted", "term-bar"), ("term-prompt", "term-bg"),
+    ("term-input", "term-bg"), ("term-interrupt", "term-bg"), ("bg", "accent"),
+] + [(f"syn-{kind}", "code-bg") for kind in
+     ("keyword", "string", "comment", "number", "function", "class", "builtin", "decorator", "operator")]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("foreground,background", TEXT_PAIRS)
+def test_text_contrast_is_at_least_aa(theme, foreground, background):
+    tokens = LIGHT if theme == "light" else DARK
+    ratio = contrast(tokens[foreground], tokens[background])
+    assert ratio >= 4.5, f"{theme}: --{foreground} on --{background} is {ratio:.2f}:1"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_focus_ring_contrast_is_at_least_3(theme):
+    tokens = LIGHT if theme == "light" else DARK
+    assert contrast(tokens["focus"], tokens["bg"]) >= 3
+
+
+def test_contrast_formula_matches_known_values():
+    assert contrast("#000000", "#ffffff") == pytest.approx(21)
+    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+
+
+def test_templates_have_no_inline_script_style_or_handler():
+    for path in (THEME / "templates").rglob("*.html"):
+        text = path.read_text()
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), path
+        assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", text), path
+
+
+def test_every_feature_script_named_in_the_page_exists():
+    base = (THEME / "templates" / "base.html").read_text()
+    features = re.search(r"{% for feature in \[(.*?)\] %}", base).group(1)
+    for name in re.findall(r'"([\w-]+)"', features):
+        assert (THEME / "js" / f"{name}.js").is_file(), name

@@ -1,0 +1,171 @@
+"""The chaos test itself: real worker processes that die at random, then an audit.
+
+Settings are small (5 or 6 customers, a 0.3 s lease) so that a run takes a few
+seconds, and runs go a few at a time. The claims tested are the chapter's:
+the audit passes on every run, at chaos 0.1 and 0.3; with keys switched off it
+fails in nearly every run, on emails and fees, and never on points; each study
+drill does what the chapter says it does.
+"""
+import re
+
+import pytest
+
+from tests.capstone import chaosrun
+from tests.capstone.chaosrun import prepare, run_chaos, run_many
+
+SMALL = ["--customers", "5", "--lease", "0.3"]
+POINTS_PROBLEM = re.compile(r": has \d+ points \(want 10\)$")
+EMAIL_OR_FEE_PROBLEM = re.compile(r": (got \d+ welcome emails \(want 1\)|paid \$\d+ \(want \$5\))$")
+
+
+def test_the_audit_passes_in_every_one_of_24_runs():
+    runs = run_many([SMALL + ["--seed", str(seed), "--chaos", chaos]
+                     for seed in range(1, 13) for chaos in ("0.1", "0.3")])
+    for run in runs:
+        assert run.returncode == 0 and run.passed, run.describe()
+        assert run.statuses == "done 15", run.describe()
+    crashes = [run.figures["workers killed by the monkey"] for run in runs]
+    absorbed = [run.figures["repeats absorbed by keys"] for run in runs]
+    assert sum(crashes) > 24 * 3, f"the monkey hardly killed anything: {crashes}"
+    assert sum(absorbed) > 24, f"keys hardly absorbed anything: {absorbed}"
+
+
+def test_the_audit_passes_at_chaos_0_3_with_the_full_twenty_customers():
+    run, = run_many([["--seed", "3", "--chaos", "0.3"]])
+    assert run.returncode == 0 and run.passed, run.describe()
+    assert run.statuses == "done 60"
+    assert run.figures["workers killed by the monkey"] >= 40, run.describe()
+
+
+def test_without_keys_the_audit_fails_nearly_always_and_never_on_points():
+    runs = run_many([SMALL + ["--seed", str(seed), "--chaos", chaos]
+                     for seed in range(1, 6) for chaos in ("0.1", "0.3")], no_keys=True)
+    failed = [run for run in runs if run.failed]
+    assert len(failed) >= 9, "\n\n".join(run.describe() for run in runs)
+    for run in runs:
+        assert run.figures["repeats absorbed by keys"] == 0, run.describe()
+        assert run.statuses == "done 15", run.describe()
+        for problem in run.problems:
+            assert not POINTS_PROBLEM.search(problem), run.describe()
+            assert EMAIL_OR_FEE_PROBLEM.search(problem), run.describe()
+    problems = [problem for run in runs for problem in run.problems]
+    assert any("welcome emails" in problem for problem in problems)
+    assert any("paid $" in problem for problem in problems)
+
+
+def test_a_seeded_run_replays_exactly_whichever_worker_gets_which_job():
+    for no_keys in (False, True):
+        # The default 1 s lease, so that a loaded machine does not add claims of its own.
+        first, second = run_many([["--customers", "5", "--seed", "11", "--chaos", "0.2"]] * 2,
+                                 no_keys=no_keys)
+        assert first.figures == second.figures, first.describe() + second.describe()
+        assert first.crashes == second.crashes
+        assert first.problems == second.problems
+        assert len(first.crashes) == first.figures["workers killed by the monkey"]
+
+
+def test_every_repeat_comes_from_a_lost_reply_or_a_crash_after_the_effect():
+    """The chapter's arithmetic: with keys, repeats absorbed = lost replies + crashes between
+    effect and ack; without keys, the same number of extra emails and charges."""
+    # The default 1 s lease: a shorter one, on a loaded machine, lets a stalled worker's job be
+    # claimed again while it still works, and that repeat is neither a lost reply nor a crash.
+    seeds = [["--customers", "5", "--seed", str(seed), "--chaos", "0.2"] for seed in (4, 5, 6)]
+    with_keys = run_many(seeds)
+    without_keys = run_many(seeds, no_keys=True)
+    for kept, lost in zip(with_keys, without_keys):
+        after_effect = sum(", before the ack" in line for line in kept.crashes)
+        repeats = kept.figures["replies the network lost"] + after_effect
+        assert kept.figures["repeats absorbed by keys"] == repeats, kept.describe()
+        extra = 0
+        for problem in lost.problems:
+            if "welcome emails" in problem:
+                extra += int(problem.split("got ")[1].split(" ")[0]) - 1
+            else:
+                extra += int(problem.split("paid $")[1].split(" ")[0]) // 5 - 1
+        assert extra == repeats, lost.describe()
+
+
+def test_without_chaos_no_worker_dies_and_the_keys_still_absorb_lost_replies():
+    run, = run_many([SMALL + ["--seed", "2", "--chaos", "0"]])
+    assert run.passed, run.describe()
+    assert run.figures["workers killed by the monkey"] == 0
+    assert run.crashes == []
+    # Every lost reply was for work that was done: its retry is a repeat the key absorbs.
+    assert run.figures["repeats absorbed by keys"] >= run.figures["replies the network lost"] > 0
+
+
+# --- the study drills ------------------------------------------------------------------------
+
+def test_drill_a_crash_after_the_commit_cannot_hurt_the_points():
+    runs = run_many([SMALL + ["--seed", str(seed), "--chaos", "0.3"] for seed in (1, 2, 3)],
+                    edits={"shop.py": chaosrun.CRASH_AFTER_COMMIT})
+    for run in runs:
+        assert run.passed, run.describe()
+    assert any("CRASH after the commit" in line for run in runs for line in run.crashes)
+
+
+def test_drill_points_without_complete_go_wrong_and_only_the_points():
+    runs = run_many([SMALL + ["--customers", "8", "--seed", str(seed), "--chaos", "0.3"]
+                     for seed in (1, 2)], edits={"shop.py": chaosrun.POINTS_WITHOUT_COMPLETE})
+    for run in runs:
+        assert run.failed, run.describe()
+        assert run.problems and all(POINTS_PROBLEM.search(p) for p in run.problems), run.describe()
+
+
+def test_drill_a_stalled_worker_is_fenced_off_by_its_token():
+    args = [["--seed", str(seed), "--chaos", "0", "--lease", "0.05"] for seed in (1, 2)]
+    calm = run_many([arguments[:-2] for arguments in args])     # the 1 s lease: no stalls, no steals
+    stalled = run_many(args, edits={"shop.py": chaosrun.POINTS_FIRST_ATTEMPT_STALLS})
+    for before, run in zip(calm, stalled):
+        assert run.passed, run.describe()
+        # The stalls really did outlive the lease: most of the 20 points jobs were claimed again.
+        extra = run.figures["attempts, all jobs together"] - before.figures["attempts, all jobs together"]
+        assert extra >= 10, before.describe() + run.describe()
+
+
+def test_drill_without_the_token_check_a_stalled_worker_doubles_the_points():
+    runs = run_many([["--seed", str(seed), "--chaos", "0", "--lease", "0.05"] for seed in (1, 2)],
+                    edits={"shop.py": chaosrun.POINTS_FIRST_ATTEMPT_STALLS,
+                           "tinyq.py": chaosrun.MARK_DONE_UNFENCED})
+    for run in runs:
+        assert run.failed, run.describe()
+        assert any(POINTS_PROBLEM.search(p) for p in run.problems), run.describe()
+
+
+# --- bad input and broken workers -----------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["--chaos", "0.9"], "argument --chaos: must be between 0 and 0.5, not 0.9"),
+    (["--chaos", "lots"], "argument --chaos: invalid chance value: 'lots'"),
+    (["--customers", "0"], "argument --customers: must be a whole number from 1 to 500"),
+    (["--lease", "0"], "argument --lease: must be a number of seconds above 0"),
+])
+def test_bad_options_are_refused_with_the_option_named(tmp_path, args, message):
+    run = run_chaos(prepare(tmp_path), *args)
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert run.stdout == ""
+
+
+def test_a_bad_no_keys_switch_is_refused_by_name(tmp_path):
+    folder = prepare(tmp_path)
+    import os
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "chaos.py", "--seed", "1"], cwd=folder,
+                          env=dict(os.environ, TINYQ_NO_KEYS="yes"), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode != 0
+    assert "TINYQ_NO_KEYS must be 1 (keys off) or 0 (keys on), not 'yes'" in done.stderr
+
+
+def test_a_worker_that_fails_for_another_reason_stops_the_run_loudly(tmp_path):
+    folder = prepare(tmp_path, {"shop.py": chaosrun.replace_once(
+        '    """Work jobs until every job is done or dead."""\n',
+        '    """Work jobs until every job is done or dead."""\n'
+        '    raise RuntimeError("a bug in the worker")\n')})
+    run = run_chaos(folder, *SMALL, "--seed", "1")
+    assert run.returncode == 1
+    assert "RuntimeError: a bug in the worker" in run.stderr
+    assert "(not a chaos crash)" in run.stderr
+    assert not run.passed and not run.failed

@@ -1,0 +1,65 @@
+"""Chapter 9 shows the capstone's code with include blocks; check they still show whole pieces.
+
+A `lines=` range is fragile: if someone edits tinyq.py above it, the chapter would show half
+a statement. So every range must start and end on a blank-line boundary and cut no top-level
+statement in two. Every `def=` must name a function, method or class that exists.
+"""
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHAPTERS = [ROOT / "content" / "09-capstone.md", ROOT / "content" / "10-the-real-world.md"]
+INCLUDE = re.compile(r"^```include (\S+)(?: (def|lines)=(\S+))?\s*$")
+
+
+def includes():
+    found = []
+    for chapter in CHAPTERS:
+        for number, line in enumerate(chapter.read_text(encoding="utf-8").splitlines(), 1):
+            match = INCLUDE.match(line)
+            if match:
+                found.append(pytest.param(*match.groups(), id=f"{chapter.name}:{number}"))
+    return found
+
+
+def named(tree, dotted):
+    """The node of `Class.method` or `function` in a module's tree, or None."""
+    nodes = tree.body
+    node = None
+    for part in dotted.split("."):
+        node = next((n for n in nodes if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+                     and n.name == part), None)
+        if node is None:
+            return None
+        nodes = node.body
+    return node
+
+
+@pytest.mark.parametrize("path, how, what", includes())
+def test_each_include_shows_a_whole_piece_of_real_code(path, how, what):
+    source = (ROOT / path).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    if how == "def":
+        assert named(tree, what) is not None, f"{path} has no {what}"
+    elif how == "lines":
+        first, last = map(int, what.split("-"))
+        lines = source.splitlines()
+        assert 1 <= first <= last <= len(lines)
+        assert first == 1 or lines[first - 2].strip() == "", f"{path}:{first} starts mid-block"
+        assert last == len(lines) or lines[last].strip() == "", f"{path}:{last} ends mid-block"
+        for statement in tree.body:
+            overlaps = statement.lineno <= last and statement.end_lineno >= first
+            inside = first <= statement.lineno and statement.end_lineno <= last
+            assert inside or not overlaps, f"{path} lines {what} cut line {statement.lineno} in two"
+
+
+def test_the_chapter_shows_the_queries_it_talks_about():
+    text = CHAPTERS[0].read_text(encoding="utf-8")
+    source = (ROOT / "code" / "capstone" / "tinyq.py").read_text(encoding="utf-8").splitlines()
+    shown = "\n".join("\n".join(source[int(a) - 1:int(b)])
+                      for a, b in re.findall(r"tinyq\.py lines=(\d+)-(\d+)", text))
+    for name in ("STATES", "SCHEMA", "CLAIM_JOB", "MARK_DONE", "MARK_RETRY", "MARK_DEAD"):
+        assert f"\n{name} = " in "\n" + shown, f"chapter 9 no longer shows {name}"

@@ -1,0 +1,35 @@
+"""Shared by every test: the project's root, and the build's fixture book.
+
+Browser fixtures (a built site served on localhost, Chromium, a page that fails the test on any
+console error, page error, failed request or request leaving the site) are in
+tests/browser/conftest.py.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE_BOOK = ROOT / "tests" / "build" / "fixtures" / "book"
+
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+@pytest.fixture(scope="session")
+def fake_simulations():
+    """The stand-in simulation registry (tests/build/fake_simulations.py)."""
+    from tests.build import fake_simulations
+    return fake_simulations.SIMULATIONS
+
+
+def fixture_config(out: Path, **overrides):
+    """A build Config for the fixture book, with the fake simulations, writing to `out`."""
+    from builder import Config
+    from tests.build import fake_simulations
+    settings = dict(root=FIXTURE_BOOK, out=out, simulations=lambda: fake_simulations.SIMULATIONS,
+                    simulations_dir=None)
+    settings.update(overrides)
+    return Config(**settings)

@@ -1,0 +1,284 @@
+"""Property-based tests: drive tinyq through random histories and check its promises.
+
+A hypothesis state machine enqueues jobs, lets three workers claim (a claim is split into
+"look" and "grab" so a broken claim can be interleaved), moves the clock past leases,
+finishes jobs (ack, fail, complete() with an effect written in the same transaction), and
+crashes workers at any point, including inside an open complete(). After every step:
+
+- no job is lost: every enqueued job is still in the table, in one of the four states,
+  and a running job always has a lease that will run out;
+- two workers never hold live (unexpired) claims on one job at the same time;
+- no job is finished (done or dead) twice;
+- a job's effect written with complete() exists exactly once if the job is done by
+  complete(), and not at all otherwise;
+and, at random moments, on a copy of the database with time moved on, a worker that never
+crashes can take every job to done or dead.
+
+The negative controls run the same machine against two broken doubles (a finish without
+the token check, a look-then-grab claim) and require hypothesis to find a violation: the
+properties are able to fail.
+"""
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings, strategies as st
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, rule,
+                                 run_state_machine_as_test)
+
+from simulations._core import tinyq
+
+LEASE = 10.0
+WORKERS = ("w1", "w2")
+SETTINGS = settings(max_examples=300, stateful_step_count=40, deadline=None, database=None,
+                    derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+# A broken queue only has to be caught, not explained: search longer, skip shrinking.
+HUNT = settings(SETTINGS, max_examples=1500, phases=[Phase.generate])
+
+
+class PropertyViolated(AssertionError):
+    """One of the queue's promises was broken."""
+
+
+def require(ok, message):
+    if not ok:
+        raise PropertyViolated(message)
+
+
+class Crash(BaseException):
+    """The worker's process dies here: nothing after this line runs."""
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+class AtomicClaim:
+    """tinyq's own claim: looking is nothing, grabbing is the one atomic statement."""
+
+    def look(self, queue):
+        return True
+
+    def grab(self, queue, looked):
+        return queue.claim()
+
+
+class QueueMachine(RuleBasedStateMachine):
+    queue_class = tinyq.Queue
+    claim_method = AtomicClaim()
+
+    def __init__(self):
+        super().__init__()
+        self.clock = Clock()
+        self.queue = self.queue_class(lease=LEASE, max_attempts=3, backoff_base=1.0,
+                                      backoff_cap=4.0, clock=self.clock, rng=random.Random(0))
+        self.queue.db.execute("CREATE TABLE effects (job_id INTEGER NOT NULL)")
+        self.enqueued = set()
+        self.keys_used = set()
+        self.looked = {}      # worker -> what its "look" saw
+        self.held = {}        # worker -> (job, lease end) it believes it holds
+        self.finished = Counter()   # job id -> successful finishes to done or dead
+        self.done_by_complete = set()
+
+    # --- what happens -----------------------------------------------------------------
+    @initialize(jobs=st.integers(min_value=1, max_value=3))
+    def some_jobs_wait(self, jobs):
+        for _ in range(jobs):
+            self.enqueue(None)
+
+    @rule(key=st.one_of(st.none(), st.sampled_from(["k1", "k2", "k3"])))
+    def enqueue(self, key):
+        job_id = self.queue.enqueue("work", {"n": len(self.enqueued)}, unique_key=key)
+        if key in self.keys_used:
+            require(job_id is None, f"a second job with unique key {key} was accepted")
+        else:
+            require(job_id is not None, f"a job with a new key {key} was refused")
+            self.enqueued.add(job_id)
+        if key is not None:
+            self.keys_used.add(key)
+
+    @rule(seconds=st.sampled_from([0.5, 1.0, 3.0, LEASE, 2 * LEASE]))
+    def time_passes(self, seconds):
+        self.clock.now += seconds
+
+    @rule(worker=st.sampled_from(WORKERS))
+    def claim(self, worker):
+        self.look(worker)
+        self.grab(worker)
+
+    @rule(worker=st.sampled_from(WORKERS))
+    def look(self, worker):
+        if worker not in self.held:
+            self.looked[worker] = self.claim_method.look(self.queue)
+
+    @rule(worker=st.sampled_from(WORKERS))
+    def grab(self, worker):
+        if worker in self.held or worker not in self.looked:
+            return
+        job = self.claim_method.grab(self.queue, self.looked.pop(worker))
+        if job is None:
+            return
+        now = self.clock.now
+        for other, (held, lease_end) in self.held.items():
+            require(not (held.id == job.id and lease_end > now),
+                    f"{worker} claimed job {job.id} while {other}'s lease on it runs "
+                    f"until {lease_end} (now {now})")
+        self.held[worker] = (job, now + LEASE)
+
+    @rule(worker=st.sampled_from(WORKERS))
+    def ack(self, worker):
+        self._finish(worker, lambda job: self.queue.ack(job))
+
+    @rule(worker=st.sampled_from(WORKERS))
+    def fail(self, worker):
+        self._finish(worker, lambda job: self.queue.fail(job, "TimeoutError: no reply"))
+
+    @rule(worker=st.sampled_from(WORKERS))
+    def complete(self, worker):
+        def write_effect_and_finish(job):
+            with job.complete() as db:
+                db.execute("INSERT INTO effects VALUES (?)", (job.id,))
+            self.done_by_complete.add(job.id)
+        self._finish(worker, write_effect_and_finish)
+
+    @rule(worker=st.sampled_from(WORKERS))
+    def crash_holding_a_job(self, worker):
+        self.held.pop(worker, None)
+        self.looked.pop(worker, None)
+
+    @rule(worker=st.sampled_from(WORKERS))
+    def crash_inside_complete(self, worker):
+        if worker not in self.held:
+            return
+        job, _ = self.held.pop(worker)
+        try:
+            with job.complete() as db:
+                db.execute("INSERT INTO effects VALUES (?)", (job.id,))
+                raise Crash
+        except Crash:
+            pass
+
+    def _finish(self, worker, finish):
+        if worker not in self.held:
+            return
+        job, _ = self.held.pop(worker)
+        try:
+            finish(job)
+        except tinyq.LeaseLost:
+            return
+        if job.outcome in ("done", "dead"):
+            self.finished[job.id] += 1
+
+    # --- what must always be true -------------------------------------------------------
+    def rows(self):
+        return {job_id: (status, locked_until) for job_id, status, locked_until in
+                self.queue.db.execute("SELECT id, status, locked_until FROM jobs")}
+
+    @invariant()
+    def no_job_is_lost(self):
+        rows = self.rows()
+        require(set(rows) == self.enqueued, f"jobs in table {sorted(rows)} != {sorted(self.enqueued)}")
+        for job_id, (status, locked_until) in rows.items():
+            require(status in tinyq.STATES, f"job {job_id} has status {status!r}")
+            require(status != "running" or locked_until is not None,
+                    f"job {job_id} is running with no lease: it would be stuck forever")
+        require(not self.queue.db.in_transaction, "a transaction was left open")
+
+    @invariant()
+    def no_job_is_finished_twice(self):
+        twice = {job_id: n for job_id, n in self.finished.items() if n > 1}
+        require(not twice, f"jobs finished more than once: {twice}")
+
+    @invariant()
+    def complete_effects_happen_exactly_once(self):
+        effects = Counter(job_id for (job_id,) in self.queue.db.execute("SELECT job_id FROM effects"))
+        statuses = self.rows()
+        for job_id in self.enqueued:
+            want = 1 if job_id in self.done_by_complete and statuses[job_id][0] == "done" else 0
+            require(effects[job_id] == want,
+                    f"job {job_id} ({statuses[job_id][0]}): effect happened {effects[job_id]} "
+                    f"times, want {want}")
+
+    @rule()
+    def a_healthy_worker_could_drain_the_queue(self):
+        """On a copy of the database, with every lease and backoff over, one worker that
+        never crashes takes every job to done or dead: nothing is stuck or lost."""
+        copy = tinyq.Queue(lease=LEASE, max_attempts=3, clock=lambda: self.clock.now + 1e6)
+        try:
+            self.queue.db.backup(copy.db)
+            for _ in range(4 * len(self.enqueued) + 1):
+                job = copy.claim()
+                if job is None:
+                    break
+                copy.ack(job)
+            left = {job_id: status for job_id, status in
+                    copy.db.execute("SELECT id, status FROM jobs WHERE status IN ('queued', 'running')")}
+            require(not left, f"jobs a healthy worker could not finish: {left}")
+        finally:
+            copy.close()
+
+    def teardown(self):
+        self.queue.close()
+
+
+def test_tinyq_keeps_its_promises_in_random_histories():
+    run_state_machine_as_test(QueueMachine, settings=SETTINGS)
+
+
+# --- negative controls: the same properties catch broken queues -----------------------------
+
+class UnfencedQueue(tinyq.Queue):
+    """A test double of the finish: every finishing UPDATE matches on the id alone."""
+
+    UNFENCED = {
+        tinyq.MARK_DONE: "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = :id",
+        tinyq.MARK_RETRY: "UPDATE jobs SET status = 'queued', run_at = :run_at, "
+                          "locked_until = NULL, last_error = :error WHERE id = :id",
+        tinyq.MARK_DEAD: "UPDATE jobs SET status = 'dead', locked_until = NULL, "
+                         "last_error = :error WHERE id = :id",
+    }
+
+    def _guarded(self, job, statement, params):
+        cursor = self.db.execute(self.UNFENCED[statement], {"id": job.id, **params})
+        if cursor.rowcount != 1:
+            raise tinyq.LeaseLost(f"job {job.id} is gone")
+
+
+class LookThenGrab:
+    """The two-statement claim: look for a claimable job, then take it by id, unconditionally."""
+
+    def look(self, queue):
+        found = queue.db.execute(
+            "SELECT id FROM jobs WHERE (status = 'queued' AND run_at <= :now) "
+            "OR (status = 'running' AND locked_until <= :now) ORDER BY run_at, id LIMIT 1",
+            {"now": queue.clock()}).fetchone()
+        return None if found is None else found[0]
+
+    def grab(self, queue, looked):
+        if looked is None:
+            return None
+        rows = queue.db.execute(
+            "UPDATE jobs SET status = 'running', attempts = attempts + 1, "
+            "locked_until = :now + :lease, token = (SELECT ifnull(max(token), 0) + 1 FROM jobs) "
+            "WHERE id = :id RETURNING id, kind, args, attempts, token",
+            {"now": queue.clock(), "lease": queue.lease, "id": looked}).fetchall()
+        job_id, kind, args, attempts, token = rows[0]
+        return tinyq.Job(job_id, kind, {}, attempts, token, queue)
+
+
+class UnfencedMachine(QueueMachine):
+    queue_class = UnfencedQueue
+
+
+class LookThenGrabMachine(QueueMachine):
+    claim_method = LookThenGrab()
+
+
+@pytest.mark.parametrize("machine", [UnfencedMachine, LookThenGrabMachine])
+def test_the_properties_catch_a_broken_queue(machine):
+    with pytest.raises(PropertyViolated):
+        run_state_machine_as_test(machine, settings=HUNT)

@@ -1,0 +1,50 @@
+// Code blocks: a copy button on each (a transcript's copies only the commands typed), and a wide
+// block that scrolls sideways gets keyboard focus so it can be scrolled without a mouse.
+const status = document.createElement("p");
+status.className = "visually-hidden";
+status.setAttribute("role", "status");
+document.body.append(status);
+
+function textOf(block) {
+  if (block.dataset.copy === "commands") {
+    return [...block.querySelectorAll("kbd:not(.interrupt)")].map((kbd) => kbd.textContent).join("\n");
+  }
+  return block.querySelector("code").textContent.replace(/\n$/, "");
+}
+
+function say(button, label) {
+  button.textContent = label;
+  status.textContent = label;
+  clearTimeout(button.resetTimer);
+  button.resetTimer = setTimeout(() => {
+    button.textContent = "Copy";
+    status.textContent = "";
+  }, 2000);
+}
+
+function addCopyButton(block) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "copy-button";
+  button.textContent = "Copy";
+  button.setAttribute("aria-label", block.dataset.copy === "commands" ? "Copy the commands" : "Copy the code");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(textOf(block));
+      say(button, "Copied");
+    } catch (error) {
+      say(button, "Select the text and press Ctrl-C");
+    }
+  });
+  block.prepend(button);
+}
+
+function focusIfScrolls(pre) {
+  if (pre.scrollWidth > pre.clientWidth + 1) pre.setAttribute("tabindex", "0");
+  else pre.removeAttribute("tabindex");
+}
+
+document.querySelectorAll(".code-block").forEach(addCopyButton);
+const scrollers = document.querySelectorAll(".code-block pre, .diagram-art");
+const watcher = new ResizeObserver((entries) => entries.forEach((entry) => focusIfScrolls(entry.target)));
+scrollers.forEach((pre) => watcher.observe(pre));

@@ -1,0 +1,41 @@
+// The in-page table of contents: open beside the text on wide screens, folded above it on narrow
+// ones; the link of the section being read is marked (aria-current="location").
+const toc = document.querySelector(".page-toc");
+const fold = toc?.querySelector("details");
+const wide = matchMedia("(min-width: 75rem)");
+
+function fit() {
+  fold.open = wide.matches;
+}
+
+function markCurrent(links, headings) {
+  const line = 96; // px from the top of the window: a heading above it has been reached
+  let current = -1;
+  headings.forEach((heading, i) => {
+    if (heading && heading.getBoundingClientRect().top <= line) current = i;
+  });
+  links.forEach((link, i) => {
+    if (i === current) link.setAttribute("aria-current", "location");
+    else link.removeAttribute("aria-current");
+  });
+}
+
+if (toc && fold) {
+  fit();
+  wide.addEventListener("change", fit);
+  const links = [...toc.querySelectorAll("a[href^='#']")];
+  const headings = links.map((link) => document.getElementById(decodeURIComponent(link.hash.slice(1))));
+  let queued = false;
+  addEventListener("scroll", () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      markCurrent(links, headings);
+    });
+  }, { passive: true });
+  markCurrent(links, headings);
+  toc.addEventListener("click", (event) => {
+    if (event.target.closest("a") && !wide.matches) fold.open = false;
+  });
+}

@@ -1,0 +1,13 @@
+// Runs in <head>, before the first paint: marks that scripts run (<html class="js">, which shows
+// the buttons only scripts can work) and applies the theme the reader chose, so a dark page never
+// flashes white. Without a choice the CSS follows the system (prefers-color-scheme).
+(function () {
+  var root = document.documentElement;
+  root.classList.add("js");
+  try {
+    var theme = localStorage.getItem("theme");
+    if (theme === "light" || theme === "dark") root.setAttribute("data-theme", theme);
+  } catch (error) {
+    // Storage blocked (privacy settings): follow the system.
+  }
+})();
