@@ -5,6 +5,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from builder.chapters import ParsedChapter, render_chapter
+from builder.markdown.text import inline_text
 from builder.theme import Theme
 
 INDEX, GUIDE = "index.html", "guide.html"
@@ -18,6 +19,16 @@ def _link(url: str, title: str, label: str) -> dict:
 def _chapter_link(parsed: ParsedChapter) -> dict:
     chapter = parsed.chapter
     return _link(chapter.url, chapter.title, chapter.label)
+
+
+def summary_sentence(parsed: ParsedChapter, limit: int = 160) -> str:
+    """The chapter's first paragraph as plain text, cut at a word near `limit` characters."""
+    tokens = parsed.tokens
+    for i, token in enumerate(tokens[:-1]):
+        if token.type == "paragraph_open" and token.level == 0:
+            text = inline_text(tokens[i + 1].children)
+            return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
+    return ""
 
 
 def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) -> dict[str, str]:
@@ -34,6 +45,7 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
             "body": Markup(render_chapter(md, parsed)),
             "toc": [h for h in parsed.headings if h["level"] in TOC_LEVELS],
             "prev": previous, "next": following, "sims": parsed.sims,
+            "description": summary_sentence(parsed) or theme.site["description"],
         }
         pages[parsed.chapter.url] = theme.render("chapter.html", page=page, nav=nav)
     first = _chapter_link(chapters[0]) if chapters else None
@@ -46,7 +58,8 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         "body": Markup(render_chapter(md, p, single)),
         "toc": [dict(h, id=f"{p.section_id}-{h['id']}") for h in p.headings if h["level"] == 2],
     } for p in chapters]
-    pages[GUIDE] = theme.render("guide.html", nav=nav, chapters=parts, page={
+    in_guide = [dict(item, url=f"#{p.section_id}") for item, p in zip(nav, chapters)]
+    pages[GUIDE] = theme.render("guide.html", nav=in_guide, chapters=parts, page={
         "kind": "guide", "url": GUIDE, "title": "The whole guide on one page", "prev": None, "next": None,
         "sims": sorted({name for p in chapters for name in p.sims}), "toc": []})
     return pages

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from builder.chapters import ParsedChapter
 from builder.markdown.headings import heading_text
+from builder.markdown.text import inline_text
 
 SECTION_LEVELS = (2, 3)
-TEXT_TOKENS = ("text", "code_inline")
-
-
-def _inline_text(children) -> str:
-    return "".join(c.content if c.type in TEXT_TOKENS else " " for c in children or [])
 
 
 def search_documents(chapters: list[ParsedChapter]) -> list[dict]:
@@ -29,11 +25,11 @@ def search_documents(chapters: list[ParsedChapter]) -> list[dict]:
                            "chapter": name, "text": []}
                 sections.append(section)
             elif token.type == "inline" and not (i and tokens[i - 1].type == "heading_open"):
-                section["text"].append(_inline_text(token.children))
+                section["text"].append(inline_text(token.children))
             elif token.type == "diagram":
-                section["text"] += [token.meta.get("alt", ""), _inline_text(token.meta.get("caption"))]
+                section["text"] += [token.meta.get("alt", ""), inline_text(token.meta.get("caption"))]
             elif token.type == "sim":
-                section["text"] += [_inline_text(p) for p in token.meta.get("fallback", [])]
+                section["text"] += [inline_text(p) for p in token.meta.get("fallback", [])]
             elif token.type in ("fence", "code_block"):
                 section["text"].append(token.content)
         for section in sections:

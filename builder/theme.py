@@ -11,6 +11,7 @@ Every asset URL carries `?v=<hash>` of its content, so a reader never runs a sta
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -44,13 +45,13 @@ class Theme:
         self.jinja.globals.update(asset=self.asset, site=self.site)
         self.jinja.filters["seconds"] = seconds
 
-    @property
-    def ids(self) -> set[str]:
+    @functools.cached_property
+    def ids(self) -> frozenset[str]:
         """Every fixed id written in a template, so chapter headings never take one."""
         found = set()
         for path in (self.folder / "templates").rglob("*.html"):
             found.update(STATIC_ID.findall(path.read_text(encoding="utf-8")))
-        return found
+        return frozenset(found)
 
     def _collect(self) -> dict[str, bytes]:
         files: dict[str, bytes] = {}

@@ -24,11 +24,11 @@ def send_welcome_email(address):
 
 
 def worker():
-    """Forever: take the next job (wait for one if need be), do it."""
+    """Forever: take the next job (waiting if need be), do it."""
     while True:
         job = jobs.get()
         send_welcome_email(**job["args"])
-        jobs.task_done()           # tell the queue: this one is done
+        jobs.task_done()          # tell the queue: this one is done
 
 
 def signup(address):

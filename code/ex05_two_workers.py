@@ -63,7 +63,7 @@ def claim_naive(db):
                      "ORDER BY id LIMIT 1").fetchone()
     if job is None:
         return None
-    time.sleep(0.3)   # a magnifying glass: really, microseconds
+    time.sleep(0.3)  # widens a gap that is really microseconds
     db.execute("UPDATE jobs SET status = 'running', claimed_by = ? "
                "WHERE id = ?", (os.getpid(), job[0]))
     return job
@@ -72,9 +72,9 @@ def claim_naive(db):
 def claim_atomic(db):
     """Look and grab in ONE statement, which runs as one whole step.
 
-    SQLite lets one writer at a time change the database, so another
-    worker's UPDATE runs after this one's, when the job it would
-    have picked is no longer queued.
+    SQLite lets only one writer change the database at a time, so
+    a second worker's UPDATE waits for this one to finish. By then
+    this job is running, so the other's WHERE picks the next one.
     """
     return db.execute(
         "UPDATE jobs SET status = 'running', claimed_by = ? "
@@ -122,9 +122,10 @@ def main(command, *rest):
     db = open_queue()
     if command == "enqueue" and rest:
         for address in rest:
-            args = json.dumps({"address": address})
+            job = ("send_welcome_email",
+                   json.dumps({"address": address}))
             db.execute("INSERT INTO jobs (kind, args) "
-                       "VALUES (?, ?)", ("send_welcome_email", args))
+                       "VALUES (?, ?)", job)
         print(f"jobs enqueued: {len(rest)}")
     elif command == "work" and rest in (("naive",), ("atomic",)):
         try:

@@ -111,6 +111,12 @@ class CrashTiming(Simulation):
         self._seq += 1
         heapq.heappush(self._agenda, (when, self._seq, who, script))
 
+    def next_time(self):
+        return self._agenda[0][0] if self._agenda else float("inf")
+
+    def _wait_until(self, until):
+        self.clock.now = max(self.clock.now, until)
+
     def _step(self):
         when, _, who, script = heapq.heappop(self._agenda)
         self.clock.now = when
@@ -139,17 +145,15 @@ class CrashTiming(Simulation):
             self._schedule(LEASE["crash"] + B_STARTS, "B", self._attempt("B"))
 
     def _lease_watch(self):
-        status, token = self.queue.db.execute(
-            "SELECT status, token FROM jobs WHERE id = ?", (self.job_id,)).fetchone()
-        if status == "running":
+        """At the end of A's lease: say so if the job is still running; in the slow
+        scenario, B comes looking for work just after."""
+        if self._status() == "running":
             why = "A is dead" if self.fate["A"] == "dead" else "A is still working: slow, not dead"
             self.moment("lease", "lease", f"A's lease runs out ({why}): the job may be claimed again")
-            if self.scenario == "lease-too-short":
-                self._schedule(self.clock.now + B_STARTS, "B", self._attempt("B"))
-        elif self.scenario == "lease-too-short":
+        if self.scenario == "lease-too-short":
             self._schedule(self.clock.now + B_STARTS, "B", self._attempt("B"))
         return
-        yield  # a generator with no pause: it only looks once
+        yield  # makes this a generator, like every actor's script; it never pauses
 
     def _point(self, who, point, delay):
         """Pause `who` at a crash point until its next moment, `delay` seconds on."""

@@ -1,9 +1,12 @@
 """live-queue: a producer and a crew of workers sharing one tinyq queue, on virtual time.
 
-Each step is 0.1 virtual seconds. A worker is a small state machine:
+Each step is 0.1 virtual seconds. A worker is a small state machine; one job takes
+`duration` seconds from claim to ack:
 
-    idle --claim--> claimed --0.1 s--> working --duration--> acking --0.1 s--> idle
-                                           (the email goes out here ^)
+    idle --claim--> claimed (0.1 s) --> working (duration - 0.2 s) --> acking (0.1 s) --> idle
+                                               the email goes out here ^
+
+A worker that has just acked claims its next job at once; an idle one tries every step.
 
 A killed worker stops at once; the job it held stays running in the table until its
 lease runs out, and then any idle worker claims it again (with a new fencing token). A
@@ -37,6 +40,7 @@ ROWS_FINISHED = "SELECT id FROM jobs WHERE status IN ('done', 'dead') ORDER BY i
 
 @dataclass
 class Worker:
+    """One worker process; `state` is one of WORKER_STATES."""
     number: int
     state: str = "idle"
     job: object = None          # the tinyq.Job this worker believes it holds
@@ -54,7 +58,8 @@ class LiveQueue(Simulation):
         integer("jobs", "Jobs at the start", 0, 0, MAX_JOBS, "Jobs waiting in the queue at 0 s."),
         number("lease", "Lease (s)", 5.0, 0.5, 600.0,
                "How long a claim holds its job before another worker may take it."),
-        number("duration", "Job duration (s)", 2.0, 0.1, 600.0, "How long one job's work takes."),
+        number("duration", "Job duration (s)", 2.0, 0.3, 600.0,
+               "How long one job takes a worker, from claim to ack."),
         number("crash", "Crash chance per job", 0.0, 0.0, 1.0,
                "The chance that a worker's process dies at a random moment of a job."),
         number("rate", "Arrivals (jobs/s)", 0.0, 0.0, 50.0,
@@ -89,6 +94,9 @@ class LiveQueue(Simulation):
         for worker in self.workers:
             self._advance(worker)
 
+    def next_time(self):
+        return (self.ticks + 1) / TICKS_PER_SECOND
+
     def _produce(self):
         rate = self.settings["rate"]
         if rate <= 0:
@@ -111,7 +119,7 @@ class LiveQueue(Simulation):
                 "AND locked_until <= ? ORDER BY locked_until, id", (before, self.clock.now)):
             holder = self._holder(token)
             if holder is None:
-                why = "nobody is working on it"
+                why = "the worker that held it died; nobody is working on it"
             elif holder.state == "killed":
                 why = f"worker {holder.number}, which held it, is dead"
             else:
@@ -133,12 +141,13 @@ class LiveQueue(Simulation):
         elif tick < worker.until:
             return
         elif worker.state == "claimed":
-            worker.state, worker.until = "working", tick + self._ticks(self.settings["duration"])
+            worker.state, worker.until = "working", tick + self._work_ticks()
         elif worker.state == "working":
             self._send_email(worker)
             worker.state, worker.until = "acking", tick + ACK_TICKS
         elif worker.state == "acking":
             self._ack(worker)
+            self._claim(worker)
 
     def _claim(self, worker):
         job = self.queue.claim()
@@ -149,7 +158,7 @@ class LiveQueue(Simulation):
         self.emit(f"worker {worker.number} claimed job {job.id}{again} "
                   f"(attempt {job.attempts}, token {job.token})")
         if self.rng.random() < self.settings["crash"]:
-            span = CLAIM_TICKS + self._ticks(self.settings["duration"]) + ACK_TICKS
+            span = CLAIM_TICKS + self._work_ticks() + ACK_TICKS
             worker.crash_at = self.ticks + 1 + int(self.rng.random() * span)
 
     def _send_email(self, worker):
@@ -188,11 +197,14 @@ class LiveQueue(Simulation):
         if held is None:
             self.emit(f"worker {worker.number} {how}")
             return
-        ends = self.queue.db.execute("SELECT locked_until FROM jobs WHERE id = ? AND token = ?",
-                                     (held.id, held.token)).fetchone()
-        when = f"until its lease runs out at {ends[0]:g} s" if ends else "as it is"
-        self.emit(f"worker {worker.number} {how} holding job {held.id}: "
-                  f"the job stays running {when}")
+        ends = self.queue.db.execute("SELECT locked_until FROM jobs WHERE id = ? AND token = ? "
+                                     "AND status = 'running'", (held.id, held.token)).fetchone()
+        if ends is None:  # it was slow, and its claim had already been taken over
+            self.emit(f"worker {worker.number} {how} holding a claim on job {held.id} that "
+                      f"another worker had already taken over")
+            return
+        self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
+                  f"until its lease runs out at {ends[0]:g} s")
 
     # --- the reader's actions ----------------------------------------------------------------
     def act_enqueue(self):
@@ -362,6 +374,10 @@ class LiveQueue(Simulation):
                             round((w.restart_at - self.ticks) / TICKS_PER_SECOND, 3)})
         return {"workers": workers, "stats": self.stats(), "settings": dict(self.settings),
                 "jobs_shown": min(self.total, MAX_ROWS), "stuck": self._stuck()}
+
+    def _work_ticks(self):
+        """Steps in `working`: the job's duration less the claim and the ack."""
+        return max(1, self._ticks(self.settings["duration"]) - CLAIM_TICKS - ACK_TICKS)
 
     @staticmethod
     def _ticks(seconds):

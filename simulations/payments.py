@@ -34,9 +34,9 @@ class Payments(Simulation):
     MAX_RUN_STEPS = 2000
     PARAMS = (
         integer("charges", "Charges of $10", 5, 1, 1000, "Orders, each charged through the queue."),
-        number("lose_request", "Requests lost", 0.3, 0, 1,
+        number("lose_request", "Chance a request is lost", 0.3, 0, 1,
                "The chance a request never reaches the bank (nothing happens)."),
-        number("lose_reply", "Replies lost", 0.3, 0, 1,
+        number("lose_reply", "Chance a reply is lost", 0.3, 0, 1,
                "The chance the bank's reply is lost after it acted on the request."),
         choice("key", "Idempotency key", "none", ("none", "stable", "per-attempt"),
                "What the worker sends the bank with each charge."),
@@ -77,12 +77,19 @@ class Payments(Simulation):
                          order_id=job.args["order"])
 
     # --- stepping -------------------------------------------------------------------------------
+    def next_time(self):
+        due = self.queue.db.execute("SELECT min(run_at) FROM jobs WHERE status = 'queued'").fetchone()[0]
+        return float("inf") if due is None else max(self.clock.now, due)
+
+    def _wait_until(self, until):
+        self.clock.now = max(self.clock.now, until)
+
     def _step(self):
         """One attempt by the worker, after sleeping until a job is due if none is."""
-        due = self.queue.db.execute("SELECT min(run_at) FROM jobs WHERE status = 'queued'").fetchone()[0]
-        if due is None:
+        due = self.next_time()
+        if due == float("inf"):
             return False
-        self.clock.now = max(self.clock.now, due)
+        self.clock.now = due
         job = self.queue.work_one()
         self.attempts += 1
         self.emit(self._describe(job))
@@ -95,8 +102,6 @@ class Payments(Simulation):
             if answer == "already done":
                 return head + "the bank had seen the key: no second charge; reply received: done"
             return head + f"the bank charged ${PRICE}; reply received: done"
-        error = self.queue.db.execute("SELECT last_error, run_at FROM jobs WHERE id = ?",
-                                      (job.id,)).fetchone()
         if answer is None:
             what = "the request was lost on the way (ConnectionError): nothing happened"
         elif answer == "charged":
@@ -104,8 +109,10 @@ class Payments(Simulation):
         else:
             what = "the bank had seen the key (no charge) but the reply was lost (TimeoutError)"
         if job.outcome == "dead":
-            return head + what + f"; that was the last attempt: the job is dead"
-        return head + what + f"; retry in {error[1] - self.clock.now:.2f} s"
+            return head + what + "; that was the last attempt: the job is dead"
+        retry_at = self.queue.db.execute("SELECT run_at FROM jobs WHERE id = ?",
+                                         (job.id,)).fetchone()[0]
+        return head + what + f"; retry in {retry_at - self.clock.now:.2f} s"
 
     # --- what the page draws ----------------------------------------------------------------
     @property
@@ -121,13 +128,14 @@ class Payments(Simulation):
         done = counts.get("done", 0)
         expected = START_BALANCE - PRICE * done
         actual = self.bank.balance("alice")
+        duplicates = sum(n - 1 for n in charged.values() if n > 1)
         return {
             "start_balance": START_BALANCE,
             "expected_balance": expected,
             "actual_balance": actual,
             "gap": expected - actual,
-            "overcharge": PRICE * sum(n - 1 for n in charged.values() if n > 1),
-            "duplicate_charges": sum(n - 1 for n in charged.values() if n > 1),
+            "overcharge": PRICE * duplicates,
+            "duplicate_charges": duplicates,
             "duplicates_absorbed": self.bank.absorbed,
             "lost_requests": self.bank.lost_requests,
             "lost_replies": self.bank.lost_replies,

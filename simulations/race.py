@@ -69,6 +69,9 @@ class Race(Simulation):
         ready = [name for name in WORKER_NAMES if self.workers[name].step != "finished"]
         self._run_statement(self.workers[self.rng.choice(ready)])
 
+    def next_time(self):
+        return (self.statements + 1) * STATEMENT_SECONDS
+
     def act_step(self, worker):
         """Worker "A" or "B" runs its next statement."""
         worker = str(worker).strip().upper()
@@ -209,7 +212,7 @@ class Race(Simulation):
         self.queue.db.backup(twin.queue.db)
         twin.workers = {name: replace(worker) for name, worker in self.workers.items()}
         twin.emails = list(self.emails)
-        twin._events = list(self._events)
+        twin._events = copy.copy(self._events)
         return twin
 
     def state_key(self):

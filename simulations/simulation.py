@@ -4,6 +4,7 @@ a reader's actions, an event log, and a JSON-able snapshot.
 Subclasses set NAME, PARAMS (see params.py) and MAX_RUN_STEPS, and write:
     _start()                  build the starting state (called by __init__ and reset)
     _step()                   advance one bounded step; return False if there was nothing to do
+    next_time()               when the next step would happen (seconds), for run(until)
     finished (property)       True when nothing more happens unless the reader acts
     outcome()                 the result in words
     job_rows()                [{id, status, attempts, lease_left, ...}]
@@ -12,6 +13,7 @@ Subclasses set NAME, PARAMS (see params.py) and MAX_RUN_STEPS, and write:
 """
 import inspect
 import random
+from collections import deque
 
 from .params import ParamError, convert, integer, seed_param, validate
 
@@ -41,14 +43,14 @@ class Simulation:
         given = dict(params or {})
         given.setdefault("seed", seed)
         self.params = validate(self.PARAMS, given)
-        self.given = given
+        self.given = given  # as passed: a subclass may need to know what was left to default
         self.seed = self.params["seed"]
         self._reset()
 
     def _reset(self):
         self.clock = VirtualClock()
         self.rng = random.Random(self.seed)
-        self._events = []
+        self._events = deque(maxlen=MAX_EVENTS)
         self._dropped = 0
         self._start()
 
@@ -60,19 +62,30 @@ class Simulation:
         return self._step() is not False
 
     def run(self, until):
-        """Step until the clock reaches `until` (seconds) or the simulation is finished,
-        taking at most MAX_RUN_STEPS steps. Returns True if it got there, False if it
-        stopped at the cap (call it again to go on)."""
+        """Step until the next step would happen after `until` (seconds), or the simulation
+        is finished, taking at most MAX_RUN_STEPS steps. Returns True if it got there,
+        False if it stopped at the cap (call it again to go on)."""
         try:
             until = float(until)
         except (TypeError, ValueError):
             raise ParamError("until", f"must be a number of seconds, got {until!r}") from None
         for _ in range(self.MAX_RUN_STEPS):
-            if self.clock.now >= until or self.finished:
+            if self.finished:
+                return True
+            if self.next_time() > until:
+                self._wait_until(until)
                 return True
             if not self.step():
                 return True
-        return self.clock.now >= until or self.finished
+        return self.finished or self.next_time() > until
+
+    def next_time(self):
+        """The time (seconds) the next step would happen at."""
+        return self.clock.now
+
+    def _wait_until(self, until):
+        """Nothing happens before `until`: a simulation that jumps from event to event moves
+        its clock there; one that ticks stays on its last tick."""
 
     def actions(self):
         return sorted(name[4:] for name in dir(self) if name.startswith("act_"))
@@ -98,15 +111,14 @@ class Simulation:
 
     # --- what the page draws --------------------------------------------------------
     def emit(self, text):
-        if len(self._events) >= MAX_EVENTS:
-            self._events.pop(0)
-            self._dropped += 1
+        """Log an event for the page (the oldest are dropped past MAX_EVENTS, and counted)."""
+        self._dropped += len(self._events) == MAX_EVENTS
         self._events.append({"time": round(self.clock.now, 3), "text": text})
 
     def snapshot(self):
         """Everything the page draws, as plain JSON-able values. Takes the events
         emitted since the previous snapshot."""
-        events, self._events = self._events, []
+        events, self._events = list(self._events), deque(maxlen=MAX_EVENTS)
         dropped, self._dropped = self._dropped, 0
         picture = {
             "sim": self.NAME,

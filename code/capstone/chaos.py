@@ -12,7 +12,6 @@ import random
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 import shop
@@ -85,7 +84,7 @@ def report(crashes, seconds):
     db = shop.queue.db
     attempts, retried = db.execute(
         "SELECT sum(attempts), coalesce(sum(attempts > 1), 0) FROM jobs").fetchone()
-    statuses = Counter(dict(db.execute("SELECT status, count(*) FROM jobs GROUP BY status")))
+    statuses = db.execute("SELECT status, count(*) FROM jobs GROUP BY status ORDER BY status")
     tally = shop.world.tally()
     print(f"finished in {seconds:.1f}s")
     print(f"workers killed by the monkey:  {crashes}")
@@ -94,8 +93,8 @@ def report(crashes, seconds):
     print(f"requests the network lost:     {tally['requests lost']}")
     print(f"replies the network lost:      {tally['replies lost']}")
     print(f"repeats absorbed by keys:      {tally['repeats absorbed']}")
-    print(f"jobs by status:                "
-          + ", ".join(f"{status} {statuses[status]}" for status in sorted(statuses)))
+    print("jobs by status:                "
+          + ", ".join(f"{status} {count}" for status, count in statuses))
 
 
 def chance(text):

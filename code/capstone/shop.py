@@ -9,11 +9,16 @@ idempotency key; an effect in our own database is committed with the ack.
 """
 import argparse
 import os
+import sqlite3
 import sys
 import time
 
-from tinyq import Queue
-from world import World, dice
+if sqlite3.sqlite_version_info < (3, 35, 0):
+    sys.exit(f"the capstone needs SQLite 3.35 or newer (for UPDATE ... RETURNING); "
+             f"this Python has SQLite {sqlite3.sqlite_version}")
+
+from tinyq import Queue            # noqa: E402 (after the version check, on purpose)
+from world import World, dice      # noqa: E402
 
 DB = "shop.db"
 LEASE = 1.0           # seconds; each of our jobs takes a few milliseconds
@@ -23,6 +28,7 @@ WELCOME_POINTS = 10
 JOB_KINDS = ("send_welcome_email", "charge_signup_fee", "award_points")
 CRASHED = 3           # the exit status of a worker the chaos monkey killed
 
+# Backoff in seconds: 0.05, 0.1, 0.2 ... up to 0.5, short so that a run takes seconds.
 queue = Queue(DB, lease=LEASE, max_attempts=MAX_ATTEMPTS, backoff_base=0.05, backoff_cap=0.5)
 queue.db.execute("""CREATE TABLE IF NOT EXISTS customers (
                         email  TEXT PRIMARY KEY,

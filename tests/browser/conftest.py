@@ -86,8 +86,14 @@ class PageWatch:
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
         page.on("request", self._request)
-        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url} ({r.failure})"))
+        page.on("requestfailed", self._failed)
         page.on("response", self._response)
+
+    def _failed(self, request) -> None:
+        # ERR_ABORTED is the browser dropping a request because the page navigated away (e.g. the
+        # favicon after a quick click); any other failure is a problem.
+        if request.failure != "net::ERR_ABORTED":
+            self.problems.append(f"request failed: {request.url} ({request.failure})")
 
     def _console(self, message) -> None:
         if message.type in ("error", "assert"):

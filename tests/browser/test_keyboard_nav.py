@@ -2,13 +2,19 @@
 from playwright.sync_api import expect
 
 
+def _press(page, key):
+    with page.expect_navigation():
+        page.keyboard.press(key)
+    page.wait_for_load_state("domcontentloaded")   # the page's scripts have run
+
+
 def test_arrows_go_to_next_and_previous_chapter(page, fixture_site):
     page.goto(fixture_site.at("01-queue.html"))
-    page.keyboard.press("ArrowRight")
+    _press(page, "ArrowRight")
     expect(page).to_have_url(fixture_site.at("02-retries.html"))
-    page.keyboard.press("ArrowLeft")
+    _press(page, "ArrowLeft")
     expect(page).to_have_url(fixture_site.at("01-queue.html"))
-    page.keyboard.press("ArrowLeft")
+    _press(page, "ArrowLeft")
     expect(page).to_have_url(fixture_site.at("00-start.html"))
 
 

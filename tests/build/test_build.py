@@ -1,5 +1,6 @@
 """The whole build on the fixture book: the pages, the all-in-one page, links, assets, search."""
 import filecmp
+import shutil
 import json
 import re
 from collections import Counter
@@ -87,6 +88,18 @@ def test_guide_holds_every_chapter_with_prefixed_ids_and_internal_links(pages):
     assert guide.count("h3") > 0 and guide.count("h1") == 1   # a chapter's ## is an <h3> here
 
 
+def test_guide_sidebar_jumps_within_the_page(pages):
+    guide = pages["guide.html"]
+    sidebar = re.search(r'<nav class="sidebar".*?</nav>', guide.path.read_text(), re.S).group()
+    assert re.findall(r'href="(#ch\d)"', sidebar) == ["#ch0", "#ch1", "#ch2"]
+
+
+def test_chapter_description_is_its_first_paragraph(pages):
+    (meta,) = pages["02-retries.html"].find("meta", name="description")
+    assert meta["content"] == ("When a job fails, the worker can try again later. Waiting longer after each failure is "
+                               "called backoff.")
+
+
 def test_sim_embed_carries_the_widget_contract(pages):
     (embed,) = pages["01-queue.html"].find("div", **{"data-sim": "counter"})
     assert embed["data-state"] == "idle"
@@ -115,3 +128,23 @@ def test_search_documents_one_per_section(site):
     assert holding == ["02-retries.html#waiting-between-attempts"]
     (start,) = [d for d in documents if d["url"] == "00-start.html"]
     assert start["title"] == "Start here" and start["chapter"] == "0. Start here"
+
+
+def test_a_simulation_template_and_page_scripts_come_from_the_theme(tmp_path):
+    theme = tmp_path / "theme"
+    shutil.copytree(ROOT / "theme", theme)
+    (theme / "templates" / "sim" / "counter.html").write_text(
+        '<p class="counter-start">{{ sim.snapshot.outcome }} (seed {{ sim.seed }})</p>\n')
+    (theme / "js" / "sim-widgets.js").write_text("// widgets\n")
+    (theme / "templates" / "sim" / "_scripts.html").write_text(
+        '{% for name in page.sims %}<meta name="sim" content="{{ name }}">{% endfor %}\n'
+        '<script type="module" src="{{ asset(\'js/sim-widgets.js\') }}"></script>\n')
+    build_site(fixture_config(tmp_path / "site", theme=theme))
+    with_sim = (tmp_path / "site" / "01-queue.html").read_text()
+    assert '<p class="counter-start">3 jobs waiting for 2 worker(s) (seed 7)</p>' in with_sim
+    assert 'data-sim="counter" data-state="idle"' in with_sim            # the root stays the build's
+    head = with_sim.split("</head>")[0]
+    assert '<meta name="sim" content="counter">' in head and "assets/js/sim-widgets.js?v=" in head
+    for other in ("00-start.html", "02-retries.html", "index.html"):
+        assert "sim-widgets.js" not in (tmp_path / "site" / other).read_text(), other
+    assert "sim-widgets.js" in (tmp_path / "site" / "guide.html").read_text()   # it embeds them all

@@ -73,7 +73,8 @@ class Run:
         return sorted(m.group(1) for m in map(CRASH.match, self.lines) if m)
 
     def describe(self) -> str:
-        return f"exit status {self.returncode}\n--- stdout ---\n{self.stdout}\n--- stderr ---\n{self.stderr}"
+        return (f"exit status {self.returncode}\n--- stdout ---\n{self.stdout}\n"
+                f"--- stderr ---\n{self.stderr}")
 
 
 def prepare(folder: Path, edits: dict | None = None) -> Path:

@@ -6,7 +6,10 @@ the audit passes on every run, at chaos 0.1 and 0.3; with keys switched off it
 fails in nearly every run, on emails and fees, and never on points; each study
 drill does what the chapter says it does.
 """
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -114,12 +117,13 @@ def test_drill_points_without_complete_go_wrong_and_only_the_points():
 
 def test_drill_a_stalled_worker_is_fenced_off_by_its_token():
     args = [["--seed", str(seed), "--chaos", "0", "--lease", "0.05"] for seed in (1, 2)]
-    calm = run_many([arguments[:-2] for arguments in args])     # the 1 s lease: no stalls, no steals
+    calm = run_many([arguments[:-2] for arguments in args])     # the 1 s lease: nothing stolen
     stalled = run_many(args, edits={"shop.py": chaosrun.POINTS_FIRST_ATTEMPT_STALLS})
     for before, run in zip(calm, stalled):
         assert run.passed, run.describe()
         # The stalls really did outlive the lease: most of the 20 points jobs were claimed again.
-        extra = run.figures["attempts, all jobs together"] - before.figures["attempts, all jobs together"]
+        attempts = "attempts, all jobs together"
+        extra = run.figures[attempts] - before.figures[attempts]
         assert extra >= 10, before.describe() + run.describe()
 
 
@@ -149,9 +153,6 @@ def test_bad_options_are_refused_with_the_option_named(tmp_path, args, message):
 
 def test_a_bad_no_keys_switch_is_refused_by_name(tmp_path):
     folder = prepare(tmp_path)
-    import os
-    import subprocess
-    import sys
     done = subprocess.run([sys.executable, "chaos.py", "--seed", "1"], cwd=folder,
                           env=dict(os.environ, TINYQ_NO_KEYS="yes"), capture_output=True,
                           text=True, timeout=60)

@@ -159,3 +159,16 @@ def test_the_worker_refuses_bad_options_by_name(tmp_path, args, message):
     done = subprocess.run([sys.executable, "shop.py", *args], cwd=folder, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and message in done.stderr
+
+
+def test_an_old_sqlite_is_refused_with_a_clear_message(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(CAPSTONE))
+    monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 31, 1))
+    monkeypatch.setattr(sqlite3, "sqlite_version", "3.31.1")
+    for name in ("shop", "world", "tinyq"):
+        sys.modules.pop(name, None)
+    with pytest.raises(SystemExit, match="needs SQLite 3.35 or newer .* has SQLite 3.31.1"):
+        importlib.import_module("shop")
+    sys.modules.pop("shop", None)
+    assert list(tmp_path.iterdir()) == []          # nothing was written

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from simulations import LiveQueue, ParamError
-from simulations.live_queue import MAX_JOBS, MAX_WORKERS
+from simulations.live_queue import MAX_JOBS, MAX_WORKERS, WORKER_STATES
 
 
 def run_to_end(sim, limit=10_000.0):
@@ -72,9 +72,8 @@ def test_with_no_crashes_every_job_is_done_once_and_work_is_shared():
     assert end["finished"]
     assert end["stats"]["done"] == 40 and end["stats"]["emails_sent"] == 40
     assert end["stats"]["duplicate_emails"] == 0 and end["stats"]["attempts_per_job"] == 1.0
-    # 10 rounds of 4 jobs; a round is the claim (0.1 s), the work (1 s), the ack (0.1 s)
-    # and the poll that finds the next job (0.1 s)
-    assert end["time"] == pytest.approx(13.0)
+    # 10 rounds of 4 jobs, each 1 s from claim to ack; the first claim is at 0.1 s
+    assert end["time"] == pytest.approx(10.1)
 
 
 def test_crashes_with_a_supervisor_finish_every_job_at_least_once():
@@ -148,8 +147,8 @@ def test_snapshots_are_json_and_carry_the_agreed_keys():
         assert key in snap
     assert snap["sim"] == "live-queue"
     assert set(snap["jobs"][0]) >= {"id", "status", "attempts", "lease_left"}
-    assert {w["state"] for w in snap["workers"]} <= {"idle", "claimed", "working", "acking",
-                                                    "killed"}
+    assert WORKER_STATES == ("idle", "claimed", "working", "acking", "killed")
+    assert {w["state"] for w in snap["workers"]} <= set(WORKER_STATES)
     json.dumps(snap, allow_nan=False)
     assert events(snap) == ["jobs 1–3 enqueued"]
     assert sim.snapshot()["events"] == []  # events are handed over once
@@ -208,8 +207,23 @@ def test_settings_can_change_while_it_runs():
 
 
 def test_events_between_snapshots_are_capped():
-    sim = LiveQueue({"workers": 64, "jobs": 5000, "duration": 0.1})
+    sim = LiveQueue({"workers": 64, "jobs": 5000, "duration": 0.3})
     for _ in range(200):
         sim.step()
     snap = sim.snapshot()
     assert len(snap["events"]) == 500 and snap["events_dropped"] > 0
+
+
+def test_n_workers_finish_n_over_duration_jobs_a_second():
+    """Chapter 10's backpressure scene: one worker, 300 jobs of 1 s, depth falls one a second."""
+    sim = LiveQueue({"workers": 1, "jobs": 300, "duration": 1})
+    while not sim.run(until=100.1):
+        pass
+    stats = sim.snapshot()["stats"]
+    assert stats["done"] == 100 and stats["depth"] == 199
+    assert stats["oldest_wait"] == pytest.approx(100.1) and stats["throughput"] == 1.0
+    sim.act("add_worker")
+    sim.act("add_worker")
+    sim.run(until=110.1)
+    # the first worker acks 10 more; the new two claim at 100.2 s and ack 9 each by 110.1 s
+    assert sim.snapshot()["stats"]["done"] == 100 + 10 + 2 * 9

@@ -23,8 +23,8 @@ from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings, strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, rule,
-                                 run_state_machine_as_test)
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
+                                 rule, run_state_machine_as_test)
 
 from simulations._core import tinyq
 
@@ -105,20 +105,69 @@ class QueueMachine(RuleBasedStateMachine):
     def time_passes(self, seconds):
         self.clock.now += seconds
 
-    @rule(worker=st.sampled_from(WORKERS))
-    def claim(self, worker):
-        self.look(worker)
-        self.grab(worker)
+    def idle(self):
+        return [w for w in WORKERS if w not in self.held]
 
-    @rule(worker=st.sampled_from(WORKERS))
-    def look(self, worker):
-        if worker not in self.held:
-            self.looked[worker] = self.claim_method.look(self.queue)
+    @precondition(lambda self: self.idle())
+    @rule(data=st.data())
+    def claim(self, data):
+        worker = data.draw(st.sampled_from(self.idle()), label="worker")
+        self._look(worker)
+        self._grab(worker)
 
-    @rule(worker=st.sampled_from(WORKERS))
-    def grab(self, worker):
-        if worker in self.held or worker not in self.looked:
+    @precondition(lambda self: self.idle())
+    @rule(data=st.data())
+    def look(self, data):
+        self._look(data.draw(st.sampled_from(self.idle()), label="worker"))
+
+    @precondition(lambda self: self.looked)
+    @rule(data=st.data())
+    def grab(self, data):
+        self._grab(data.draw(st.sampled_from(sorted(self.looked)), label="worker"))
+
+    @precondition(lambda self: self.held)
+    @rule(data=st.data(), how=st.sampled_from(["ack", "fail", "complete"]))
+    def finish(self, data, how):
+        worker = data.draw(st.sampled_from(sorted(self.held)), label="worker")
+        job, _ = self.held.pop(worker)
+        try:
+            if how == "ack":
+                self.queue.ack(job)
+            elif how == "fail":
+                self.queue.fail(job, "TimeoutError: no reply")
+            else:
+                with job.complete() as db:
+                    db.execute("INSERT INTO effects VALUES (?)", (job.id,))
+                self.done_by_complete.add(job.id)
+        except tinyq.LeaseLost:
             return
+        if job.outcome in ("done", "dead"):
+            self.finished[job.id] += 1
+
+    @precondition(lambda self: self.held or self.looked)
+    @rule(data=st.data())
+    def crash_holding_a_job(self, data):
+        worker = data.draw(st.sampled_from(sorted(set(self.held) | set(self.looked))),
+                           label="worker")
+        self.held.pop(worker, None)
+        self.looked.pop(worker, None)
+
+    @precondition(lambda self: self.held)
+    @rule(data=st.data())
+    def crash_inside_complete(self, data):
+        worker = data.draw(st.sampled_from(sorted(self.held)), label="worker")
+        job, _ = self.held.pop(worker)
+        try:
+            with job.complete() as db:
+                db.execute("INSERT INTO effects VALUES (?)", (job.id,))
+                raise Crash
+        except Crash:
+            pass
+
+    def _look(self, worker):
+        self.looked[worker] = self.claim_method.look(self.queue)
+
+    def _grab(self, worker):
         job = self.claim_method.grab(self.queue, self.looked.pop(worker))
         if job is None:
             return
@@ -128,50 +177,6 @@ class QueueMachine(RuleBasedStateMachine):
                     f"{worker} claimed job {job.id} while {other}'s lease on it runs "
                     f"until {lease_end} (now {now})")
         self.held[worker] = (job, now + LEASE)
-
-    @rule(worker=st.sampled_from(WORKERS))
-    def ack(self, worker):
-        self._finish(worker, lambda job: self.queue.ack(job))
-
-    @rule(worker=st.sampled_from(WORKERS))
-    def fail(self, worker):
-        self._finish(worker, lambda job: self.queue.fail(job, "TimeoutError: no reply"))
-
-    @rule(worker=st.sampled_from(WORKERS))
-    def complete(self, worker):
-        def write_effect_and_finish(job):
-            with job.complete() as db:
-                db.execute("INSERT INTO effects VALUES (?)", (job.id,))
-            self.done_by_complete.add(job.id)
-        self._finish(worker, write_effect_and_finish)
-
-    @rule(worker=st.sampled_from(WORKERS))
-    def crash_holding_a_job(self, worker):
-        self.held.pop(worker, None)
-        self.looked.pop(worker, None)
-
-    @rule(worker=st.sampled_from(WORKERS))
-    def crash_inside_complete(self, worker):
-        if worker not in self.held:
-            return
-        job, _ = self.held.pop(worker)
-        try:
-            with job.complete() as db:
-                db.execute("INSERT INTO effects VALUES (?)", (job.id,))
-                raise Crash
-        except Crash:
-            pass
-
-    def _finish(self, worker, finish):
-        if worker not in self.held:
-            return
-        job, _ = self.held.pop(worker)
-        try:
-            finish(job)
-        except tinyq.LeaseLost:
-            return
-        if job.outcome in ("done", "dead"):
-            self.finished[job.id] += 1
 
     # --- what must always be true -------------------------------------------------------
     def rows(self):

@@ -24,3 +24,9 @@ def test_a_wrong_line_fails(tmp_path):
         assert "does not match" in str(error)
     else:
         raise AssertionError("a wrong transcript passed")
+
+
+def test_interrupt_matches_the_newline_a_program_prints_or_nothing():
+    assert harness.matches(["working", "^C", "stopped"], ["working", "", "stopped"])
+    assert harness.matches(["working", "^C", "stopped"], ["working", "stopped"])
+    assert not harness.matches(["working", "^C", "stopped"], ["working", "", "", "stopped"])

@@ -10,9 +10,12 @@ function fit() {
 
 function markCurrent(links, headings) {
   const line = 96; // px from the top of the window: a heading above it has been reached
+  const atBottom = innerHeight + scrollY >= document.documentElement.scrollHeight - 2;
   let current = -1;
   headings.forEach((heading, i) => {
-    if (heading && heading.getBoundingClientRect().top <= line) current = i;
+    const top = heading ? heading.getBoundingClientRect().top : Infinity;
+    // At the very bottom, a short last section can never reach the line: count what is in view.
+    if (top <= line || (atBottom && top < innerHeight)) current = i;
   });
   links.forEach((link, i) => {
     if (i === current) link.setAttribute("aria-current", "location");

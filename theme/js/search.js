@@ -120,7 +120,11 @@ if (dialog && openButton) {
   input.addEventListener("input", update);
   input.addEventListener("keydown", (event) => {
     const first = results()[0];
-    if (event.key === "Enter" && first) {
+    if (event.key === "Escape") {
+      // A search field would only clear itself on the first Escape: close at once instead.
+      event.preventDefault();
+      dialog.close();
+    } else if (event.key === "Enter" && first) {
       event.preventDefault();
       first.click();
     } else if (event.key === "ArrowDown" && first) {

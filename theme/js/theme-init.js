@@ -1,9 +1,11 @@
 // Runs in <head>, before the first paint: marks that scripts run (<html class="js">, which shows
 // the buttons only scripts can work) and applies the theme the reader chose, so a dark page never
 // flashes white. Without a choice the CSS follows the system (prefers-color-scheme).
+// A page opened from disk (file://) cannot load the other scripts, which are modules: it is
+// left as it reads without JavaScript.
 (function () {
   var root = document.documentElement;
-  root.classList.add("js");
+  if (location.protocol !== "file:") root.classList.add("js");
   try {
     var theme = localStorage.getItem("theme");
     if (theme === "light" || theme === "dark") root.setAttribute("data-theme", theme);
