@@ -12,7 +12,7 @@ command -v "$PYTHON" >/dev/null || fail "no $PYTHON: install Python 3.10 or newe
 "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
   || fail "$("$PYTHON" --version 2>&1) is too old: the guide needs Python 3.10 or newer"
 command -v npm >/dev/null || fail "no npm: install Node 18 or newer (sudo apt-get install nodejs npm)"
-node -e 'process.exit(Number(process.versions.node.split(".")[0]) < 18)' \
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) < 18 ? 1 : 0)' \
   || fail "Node $(node --version) is too old: the guide needs Node 18 or newer"
 
 # 1. The virtual environment, with the pinned packages (reinstalled when a requirements file changes).

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from builder.problems import Problems
 
-
 TEMPLATE = "template"   # the "line" of an id the page template declares
 
 
@@ -37,9 +36,9 @@ def report(env: dict, line: int | None, message: str) -> None:
     env["problems"].add(env["path"], line, message)
 
 
-def block_line(token, offset: int = 0) -> int | None:
-    """The 1-based source line where a block token starts (plus `offset` lines), if known."""
-    return token.map[0] + 1 + offset if token.map else None
+def block_line(token) -> int | None:
+    """The 1-based source line where a block token starts, if known."""
+    return token.map[0] + 1 if token.map else None
 
 
 def declare_id(env: dict, ident: str, line: int | None) -> str:

@@ -14,6 +14,7 @@ from tests.capstone.chaosrun import CAPSTONE, prepare
 def shop(monkeypatch, tmp_path):
     """A fresh shop module whose shop.db and world.db live in an empty folder."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)   # leave code/ as it was
     monkeypatch.syspath_prepend(str(CAPSTONE))
     monkeypatch.delenv("TINYQ_NO_KEYS", raising=False)
     for name in ("shop", "world", "tinyq"):

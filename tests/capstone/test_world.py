@@ -10,6 +10,7 @@ from tests.capstone.chaosrun import CAPSTONE
 @pytest.fixture
 def world_module(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)   # leave code/ as it was
     monkeypatch.syspath_prepend(str(CAPSTONE))
     monkeypatch.delenv("TINYQ_NO_KEYS", raising=False)
     sys.modules.pop("world", None)
