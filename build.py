@@ -10,6 +10,7 @@ A problem in the input is printed as `file:line: what is wrong`, and the exit st
 from __future__ import annotations
 
 import argparse
+import errno
 import subprocess
 import sys
 from pathlib import Path
@@ -46,13 +47,27 @@ def build(config: Config) -> bool:
     return True
 
 
+def open_server(folder: Path, port: int, tries: int = 10):
+    """A server on `port`, or on the next free one of `tries`; None (said why) if all are busy."""
+    for candidate in range(port, port + tries) if port else [0]:
+        try:
+            return make_server(folder, port=candidate)
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+    print(f"ports {port}-{port + tries - 1} are all in use: try --port 0 (any free port)", file=sys.stderr)
+    return None
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     config = Config(root=args.root, out=args.out)
     ok = build(config)
     if not args.serve:
         return 0 if ok else 1
-    server = make_server(config.out, port=args.port)
+    server = open_server(config.out, args.port)
+    if server is None:
+        return 1
     print(f"serving {config.shown(config.out)}/ at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")
     if args.watch:
         # Each rebuild runs in a fresh interpreter, so changed builder/ or simulations/ code counts.

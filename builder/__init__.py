@@ -13,6 +13,7 @@ from builder.output import staging, write_json, write_pages
 from builder.pages import render_pages
 from builder.problems import BuildError, Problems
 from builder.search_index import search_documents
+from builder.sim_package import SimPackage
 from builder.summary import load_summary
 from builder.theme import Theme
 
@@ -38,6 +39,7 @@ def build_site(config: Config) -> Report:
     started = time.perf_counter()
     problems = Problems()
     theme = Theme(config.theme, problems, config.shown)
+    sim_package = SimPackage(config, theme, problems)   # the widgets' Python and scripts
 
     # 1. Load the chapter order and titles from content/SUMMARY.md.
     chapters = load_summary(config.content, problems, config.shown)
@@ -61,6 +63,7 @@ def build_site(config: Config) -> Report:
         write_pages(folder, pages)
         write_json(folder / "search-index.json", search_documents(parsed))
         write_assets(folder, theme, config, problems)
+        sim_package.write(folder)
         problems.raise_if_any()
 
     return Report(config.shown(config.out), len(pages), len(parsed),

@@ -1,16 +1,18 @@
 """Exercise 6: a worker dies holding a job, and a lease gives the job back.
 
-A claim no longer lasts for ever: it lasts LEASE seconds. If the worker has not
-acked by then, the queue takes it for dead and lets another worker claim the job.
+A claim no longer lasts for ever: it lasts LEASE seconds. If the worker has
+not acked by then, the queue takes it for dead, and another worker may claim
+the job.
 
     python3 ex06_leases.py reset
     python3 ex06_leases.py enqueue ada@example.com
-    python3 ex06_leases.py work --crash-before-send   # dies before the email goes out
-    python3 ex06_leases.py list                       # says running, but nobody is
-    python3 ex06_leases.py work                       # takes over when the lease ends
-    cat outbox.txt                                    # count the emails
+    python3 ex06_leases.py work --crash-before-send   # dies before the email
+    python3 ex06_leases.py list             # says running, but nobody is
+    python3 ex06_leases.py work             # takes over when the lease ends
+    cat outbox.txt                          # count the emails
 
-Then the same with --crash-after-send, and with --lease 0.5 (shorter than the work).
+Then the same with --crash-after-send, and with --lease 0.5 (shorter than
+the work).
 """
 import argparse
 import json
@@ -19,8 +21,9 @@ import sqlite3
 import sys
 import time
 
-if sqlite3.sqlite_version_info < (3, 35, 0):    # UPDATE ... RETURNING came in 3.35
-    sys.exit(f"this exercise needs SQLite 3.35 or newer, not {sqlite3.sqlite_version}")
+if sqlite3.sqlite_version_info < (3, 35, 0):    # RETURNING came in 3.35
+    sys.exit("this exercise needs SQLite 3.35 or newer, not "
+             + sqlite3.sqlite_version)
 
 DB_FILE = "ex06.db"
 OUTBOX = "outbox.txt"
@@ -34,12 +37,12 @@ CREATE TABLE IF NOT EXISTS jobs (
     args         TEXT NOT NULL,
     status       TEXT NOT NULL DEFAULT 'queued'
                  CHECK (status IN ('queued', 'running', 'done')),
-    attempts     INTEGER NOT NULL DEFAULT 0,  -- how many times it has been claimed
-    locked_until REAL        -- while running: unix time (seconds) the lease ends
+    attempts     INTEGER NOT NULL DEFAULT 0,  -- times it has been claimed
+    locked_until REAL     -- when running: the lease ends (unix seconds)
 )"""
 
-# Exercise 5's atomic claim, grown: a running job whose lease has run out is
-# free again, and every claim counts as one more attempt.
+# Exercise 5's atomic claim, grown: a running job whose lease has run out
+# is free again, and every claim counts as one more attempt.
 CLAIM = """
 UPDATE jobs
    SET status = 'running', attempts = attempts + 1, locked_until = :until
@@ -47,6 +50,8 @@ UPDATE jobs
               WHERE status = 'queued'
                  OR (status = 'running' AND locked_until <= :now))
 RETURNING id, kind, args, attempts"""
+
+ACK = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ?"
 
 
 def open_queue():
@@ -75,7 +80,8 @@ def power_cut(crash, where):
 
 
 def work(db, lease, crash):
-    print(f"worker {os.getpid()} waiting for jobs, lease {lease}s (Ctrl-C stops it)")
+    print(f"worker {os.getpid()} waiting for jobs, lease {lease}s "
+          "(Ctrl-C stops it)")
     while True:
         now = time.time()
         job = db.execute(CLAIM, {"now": now, "until": now + lease}).fetchone()
@@ -87,8 +93,7 @@ def work(db, lease, crash):
         power_cut(crash, "before-send")
         HANDLERS[kind](**json.loads(args))
         power_cut(crash, "after-send")
-        db.execute("UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ?",
-                   (job_id,))
+        db.execute(ACK, (job_id,))
         print(f"ack    job {job_id} is done")
 
 
@@ -96,7 +101,8 @@ def show(db):
     now = time.time()
     print(" id  status   attempts  lease                args")
     for job_id, status, attempts, locked_until, args in db.execute(
-            "SELECT id, status, attempts, locked_until, args FROM jobs ORDER BY id"):
+            "SELECT id, status, attempts, locked_until, args"
+            " FROM jobs ORDER BY id"):
         lease = "-"
         if status == "running" and locked_until > now:
             lease = f"ends in {locked_until - now:.1f}s"
@@ -106,21 +112,26 @@ def show(db):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="A durable queue whose claims expire.")
-    parser.add_argument("command", choices=["enqueue", "work", "list", "reset"])
-    parser.add_argument("addresses", nargs="*", help="for enqueue: email addresses")
+    parser = argparse.ArgumentParser(description="A queue with leases.")
+    parser.add_argument("command",
+                        choices=["enqueue", "work", "list", "reset"])
+    parser.add_argument("addresses", nargs="*", help="email addresses")
     parser.add_argument("--lease", type=float, default=LEASE,
                         help=f"seconds a claim lasts (default {LEASE})")
     crash = parser.add_mutually_exclusive_group()
-    crash.add_argument("--crash-before-send", dest="crash", action="store_const",
-                       const="before-send", help="die after claiming, before the email")
-    crash.add_argument("--crash-after-send", dest="crash", action="store_const",
-                       const="after-send", help="die after the email, before the ack")
+    crash.add_argument("--crash-before-send", dest="crash",
+                       action="store_const", const="before-send",
+                       help="die after claiming, before the email")
+    crash.add_argument("--crash-after-send", dest="crash",
+                       action="store_const", const="after-send",
+                       help="die after the email, before the ack")
     args = parser.parse_args(argv)
     if not 0 < args.lease < float("inf"):
-        parser.error(f"--lease must be a number of seconds above 0, not {args.lease}")
+        parser.error("--lease must be a number of seconds above 0, "
+                     f"not {args.lease}")
     if (args.command == "enqueue") != bool(args.addresses):
-        parser.error("enqueue needs email addresses, and only enqueue takes them")
+        parser.error("enqueue needs email addresses, and only enqueue "
+                     "takes them")
 
     if args.command == "reset":
         for name in (DB_FILE, OUTBOX):
@@ -131,8 +142,9 @@ def main(argv=None):
     db = open_queue()
     if args.command == "enqueue":
         for address in args.addresses:
+            job = json.dumps({"address": address})
             db.execute("INSERT INTO jobs (kind, args) VALUES (?, ?)",
-                       ("send_welcome_email", json.dumps({"address": address})))
+                       ("send_welcome_email", job))
         print(f"jobs enqueued: {len(args.addresses)}")
     elif args.command == "work":
         try:

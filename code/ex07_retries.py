@@ -1,15 +1,15 @@
-"""Exercise 7: retries with backoff and jitter, a dead status, and missing money.
+"""Exercise 7: retries with backoff and jitter, dead jobs, and missing money.
 
-Alice has $100 at a bank we reach over a bad network: some requests never get
-there, and some replies are lost after the bank has charged. Five jobs each
-charge her $10, the worker retries every failure, and the report compares what
-she should have with what she has.
+Alice has $100 at a bank we reach over a bad network: some requests never
+get there, and some replies are lost after the bank has charged. Five jobs
+each charge her $10, the worker retries every failure, and the report
+compares what she should have with what she has.
 
-    python3 ex07_retries.py setup            # Alice gets $100; 5 charges of $10 queued
-    python3 ex07_retries.py work --seed 7    # runs until every job is done or dead
-    python3 ex07_retries.py report           # what Alice should have, and has
+    python3 ex07_retries.py setup           # Alice: $100; 5 charges queued
+    python3 ex07_retries.py work --seed 7   # until every job is done or dead
+    python3 ex07_retries.py report          # what she should have, and has
 
-The same --seed gives the same run: the same failures, retried in the same order.
+The same --seed gives the same run: the same failures, in the same order.
 """
 import argparse
 import json
@@ -19,8 +19,9 @@ import sqlite3
 import sys
 import time
 
-if sqlite3.sqlite_version_info < (3, 35, 0):    # UPDATE ... RETURNING came in 3.35
-    sys.exit(f"this exercise needs SQLite 3.35 or newer, not {sqlite3.sqlite_version}")
+if sqlite3.sqlite_version_info < (3, 35, 0):    # RETURNING came in 3.35
+    sys.exit("this exercise needs SQLite 3.35 or newer, not "
+             + sqlite3.sqlite_version)
 
 DB_FILE = "ex07.db"
 MAX_ATTEMPTS = 6      # a job that fails this many times is dead
@@ -40,8 +41,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     status       TEXT NOT NULL DEFAULT 'queued'
                  CHECK (status IN ('queued', 'running', 'done', 'dead')),
     attempts     INTEGER NOT NULL DEFAULT 0,
-    run_at       REAL NOT NULL DEFAULT 0,  -- unix time (seconds): not before then
-    locked_until REAL,                     -- unix time (seconds): the lease ends
+    run_at       REAL NOT NULL DEFAULT 0,  -- not before then (unix seconds)
+    locked_until REAL,                     -- the lease ends (unix seconds)
     last_error   TEXT
 );
 -- The bank's books. In real life they are at the bank, far from our queue.
@@ -50,11 +51,12 @@ CREATE TABLE IF NOT EXISTS accounts (
     balance INTEGER NOT NULL               -- dollars
 );"""
 
-# Free to claim: a queued job whose time has come, or a running job whose lease
-# has run out. The earliest run_at goes first, and the id settles a tie.
+# Free to claim: a queued job whose time has come, or a running job whose
+# lease has run out. The earliest run_at goes first; the id settles a tie.
 CLAIM = """
 UPDATE jobs
-   SET status = 'running', attempts = attempts + 1, locked_until = :now + :lease
+   SET status = 'running', attempts = attempts + 1,
+       locked_until = :now + :lease
  WHERE id = (SELECT id FROM jobs
               WHERE (status = 'queued' AND run_at <= :now)
                  OR (status = 'running' AND locked_until <= :now)
@@ -67,10 +69,13 @@ SELECT min(CASE status WHEN 'queued' THEN run_at ELSE locked_until END)
   FROM jobs WHERE status IN ('queued', 'running')"""
 
 ACK = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ?"
-RETRY_LATER = """UPDATE jobs SET status = 'queued', run_at = ?, locked_until = NULL,
-                 last_error = ? WHERE id = ?"""
-GIVE_UP = """UPDATE jobs SET status = 'dead', locked_until = NULL,
-             last_error = ? WHERE id = ?"""
+RETRY_LATER = """
+UPDATE jobs SET status = 'queued', run_at = ?, locked_until = NULL,
+                last_error = ?
+ WHERE id = ?"""
+GIVE_UP = """
+UPDATE jobs SET status = 'dead', locked_until = NULL, last_error = ?
+ WHERE id = ?"""
 
 
 def open_queue():
@@ -79,10 +84,11 @@ def open_queue():
     return db
 
 
-# --- the outside world: a bank behind a bad network ---------------------------
+# --- the outside world: a bank behind a bad network -----------------------
 
 def bank_charge(db, account, amount):
-    """Ask the bank to take `amount` dollars from `account`; raise if no reply."""
+    """Ask the bank to take `amount` dollars from `account`.
+    Raises if no reply comes back."""
     roll = rng.random()
     if roll < LOSE_REQUEST:
         # Lost on the way there: the bank never heard of it.
@@ -90,8 +96,8 @@ def bank_charge(db, account, amount):
     db.execute("UPDATE accounts SET balance = balance - ? WHERE name = ?",
                (amount, account))
     if roll < LOSE_REQUEST + LOSE_REPLY:
-        # Lost on the way back: the bank HAS charged, but all we get is silence,
-        # and silence is what a lost request looks like too.
+        # Lost on the way back: the bank HAS charged, but all we get is
+        # silence, and silence is what a lost request looks like too.
         raise TimeoutError("bank did not answer")
 
 
@@ -102,18 +108,19 @@ def charge_card(db, account, amount, order):
 HANDLERS = {"charge_card": charge_card}
 
 
-# --- the queue -----------------------------------------------------------------
+# --- the queue -------------------------------------------------------------
 
 def backoff(attempts):
-    """Seconds to wait after failed attempt number `attempts` (1, 2, 3, ...):
-    BACKOFF_BASE, then twice that, then twice again, but never above BACKOFF_CAP."""
+    """Seconds to wait after failed attempt number `attempts` (1, 2, ...):
+    BACKOFF_BASE, then double, then double again, up to BACKOFF_CAP."""
     return min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempts - 1))
 
 
 def jitter(delay):
-    """A random wait between delay/2 and delay seconds, so that jobs which failed
-    together do not all come back together. This is "equal jitter" from Marc
-    Brooker, "Exponential Backoff And Jitter", AWS Architecture Blog, 2015."""
+    """A random wait between delay/2 and delay seconds, so that jobs which
+    failed together do not all come back together. This is "equal jitter"
+    from Marc Brooker, "Exponential Backoff And Jitter", AWS Architecture
+    Blog, 2015."""
     return delay / 2 + rng.uniform(0, delay / 2)
 
 
@@ -131,10 +138,10 @@ def fail(db, job_id, attempts, error, now):
 
 
 def work(db):
-    outcomes = {}     # how the attempts ended: {"ok": 5, "TimeoutError": 3, ...}
-    # The worker's clock. The bank answers at once, so the clock moves only when
-    # the worker sleeps. That is why a seeded run retries its jobs in the same
-    # order every time, however busy your computer is.
+    outcomes = {}     # how attempts ended: {"ok": 5, "TimeoutError": 3, ...}
+    # The worker's clock. The bank answers at once, so the clock moves only
+    # when the worker sleeps. That is why a seeded run retries its jobs in
+    # the same order every time, however busy your computer is.
     now = time.time()
     while True:
         job = db.execute(CLAIM, {"now": now, "lease": LEASE}).fetchone()
@@ -179,13 +186,14 @@ def report(db):
     if balance != 100 - owed:
         print(f"Alice was overcharged by ${100 - owed - balance}")
     if dead:
-        print(f"dead jobs: {dead}. Did the bank charge for them? The queue can't tell.")
+        print(f"dead jobs: {dead}. Did the bank charge for them? "
+              "The queue can't tell.")
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Retries against a flaky bank.")
+    parser = argparse.ArgumentParser(description="Retries, and a flaky bank.")
     parser.add_argument("command", choices=["setup", "work", "report"])
-    parser.add_argument("--seed", type=int, help="repeat the run made with this seed")
+    parser.add_argument("--seed", type=int, help="repeat a run exactly")
     args = parser.parse_args(argv)
     if args.seed is not None:
         rng.seed(args.seed)
@@ -194,11 +202,11 @@ def main(argv=None):
         if os.path.exists(DB_FILE):
             os.remove(DB_FILE)
         db = open_queue()
-        db.execute("INSERT INTO accounts (name, balance) VALUES ('alice', 100)")
+        db.execute("INSERT INTO accounts VALUES ('alice', 100)")
         for order in range(1, 6):
             job = {"account": "alice", "amount": 10, "order": order}
-            db.execute("INSERT INTO jobs (kind, args) VALUES ('charge_card', ?)",
-                       (json.dumps(job),))
+            db.execute("INSERT INTO jobs (kind, args) VALUES (?, ?)",
+                       ("charge_card", json.dumps(job)))
         print("Alice has $100; 5 jobs will each charge her $10")
     elif not os.path.exists(DB_FILE):
         sys.exit(f"there is no {DB_FILE} yet: run the setup command first")

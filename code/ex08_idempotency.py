@@ -1,14 +1,14 @@
-"""Exercise 8: exercise 7 with idempotency keys, so a retry cannot charge twice.
+"""Exercise 8: exercise 7 with idempotency keys: a retry cannot charge twice.
 
-A copy of ex07_retries.py, changed in a few places: the file name, a BAD_KEY
-switch (and --bad-key to turn it on), the bank's table of keys, bank_charge
-and charge_card.
+A copy of ex07_retries.py, changed in five places: the imports and settings
+at the top (a new file name, and a BAD_KEY switch), the bank's table of
+keys, bank_charge, charge_card, and --bad-key in main.
 
     python3 ex08_idempotency.py setup
-    python3 ex08_idempotency.py work --seed 7             # exercise 7's bad luck again
-    python3 ex08_idempotency.py report                    # now Alice pays $50, exactly
+    python3 ex08_idempotency.py work --seed 7     # exercise 7's bad luck
+    python3 ex08_idempotency.py report            # Alice pays exactly $50
     python3 ex08_idempotency.py setup
-    python3 ex08_idempotency.py work --seed 7 --bad-key   # a new key on every attempt
+    python3 ex08_idempotency.py work --seed 7 --bad-key   # a new key each try
     python3 ex08_idempotency.py report
 """
 import argparse
@@ -20,8 +20,9 @@ import sys
 import time
 import uuid
 
-if sqlite3.sqlite_version_info < (3, 35, 0):    # UPDATE ... RETURNING came in 3.35
-    sys.exit(f"this exercise needs SQLite 3.35 or newer, not {sqlite3.sqlite_version}")
+if sqlite3.sqlite_version_info < (3, 35, 0):    # RETURNING came in 3.35
+    sys.exit("this exercise needs SQLite 3.35 or newer, not "
+             + sqlite3.sqlite_version)
 
 DB_FILE = "ex08.db"
 MAX_ATTEMPTS = 6      # a job that fails this many times is dead
@@ -32,7 +33,7 @@ LOSE_REQUEST = 0.3    # chance a request never reaches the bank
 LOSE_REPLY = 0.3      # chance the bank charges and then its reply is lost
 
 rng = random.Random()     # seeded by --seed, so that a run can be repeated
-BAD_KEY = False           # --bad-key: a new key on every attempt (the mistake)
+BAD_KEY = False           # --bad-key: a new key for every attempt (wrong!)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -42,8 +43,8 @@ CREATE TABLE IF NOT EXISTS jobs (
     status       TEXT NOT NULL DEFAULT 'queued'
                  CHECK (status IN ('queued', 'running', 'done', 'dead')),
     attempts     INTEGER NOT NULL DEFAULT 0,
-    run_at       REAL NOT NULL DEFAULT 0,  -- unix time (seconds): not before then
-    locked_until REAL,                     -- unix time (seconds): the lease ends
+    run_at       REAL NOT NULL DEFAULT 0,  -- not before then (unix seconds)
+    locked_until REAL,                     -- the lease ends (unix seconds)
     last_error   TEXT
 );
 -- The bank's books. In real life they are at the bank, far from our queue.
@@ -51,17 +52,18 @@ CREATE TABLE IF NOT EXISTS accounts (
     name    TEXT PRIMARY KEY,
     balance INTEGER NOT NULL               -- dollars
 );
--- The bank remembers each idempotency key it has acted on, and its answer.
+-- The bank remembers each idempotency key it acted on, and its answer.
 CREATE TABLE IF NOT EXISTS bank_keys (
     key   TEXT PRIMARY KEY,
     reply TEXT NOT NULL
 );"""
 
-# Free to claim: a queued job whose time has come, or a running job whose lease
-# has run out. The earliest run_at goes first, and the id settles a tie.
+# Free to claim: a queued job whose time has come, or a running job whose
+# lease has run out. The earliest run_at goes first; the id settles a tie.
 CLAIM = """
 UPDATE jobs
-   SET status = 'running', attempts = attempts + 1, locked_until = :now + :lease
+   SET status = 'running', attempts = attempts + 1,
+       locked_until = :now + :lease
  WHERE id = (SELECT id FROM jobs
               WHERE (status = 'queued' AND run_at <= :now)
                  OR (status = 'running' AND locked_until <= :now)
@@ -74,10 +76,13 @@ SELECT min(CASE status WHEN 'queued' THEN run_at ELSE locked_until END)
   FROM jobs WHERE status IN ('queued', 'running')"""
 
 ACK = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ?"
-RETRY_LATER = """UPDATE jobs SET status = 'queued', run_at = ?, locked_until = NULL,
-                 last_error = ? WHERE id = ?"""
-GIVE_UP = """UPDATE jobs SET status = 'dead', locked_until = NULL,
-             last_error = ? WHERE id = ?"""
+RETRY_LATER = """
+UPDATE jobs SET status = 'queued', run_at = ?, locked_until = NULL,
+                last_error = ?
+ WHERE id = ?"""
+GIVE_UP = """
+UPDATE jobs SET status = 'dead', locked_until = NULL, last_error = ?
+ WHERE id = ?"""
 
 
 def open_queue():
@@ -86,57 +91,60 @@ def open_queue():
     return db
 
 
-# --- the outside world: a bank behind a bad network ---------------------------
+# --- the outside world: a bank behind a bad network -----------------------
 
 def bank_charge(db, account, amount, key):
-    """Ask the bank to take `amount` dollars from `account`, once for each `key`;
-    raise if no reply."""
+    """Ask the bank to take `amount` dollars from `account`, once per `key`.
+    Raises if no reply comes back."""
     roll = rng.random()
     if roll < LOSE_REQUEST:
         # Lost on the way there: the bank never heard of it.
         raise ConnectionError("bank unreachable")
-    # At the bank: look the key up, charge, and write the key down in ONE
-    # transaction, so it never charges without remembering, nor the reverse.
-    with db:                                # COMMIT at the end; ROLLBACK on an error
+    # At the bank: look the key up, charge, and write the key down, all in
+    # ONE transaction, so it never charges without remembering, or the
+    # reverse. `with db` commits at the end, or rolls back on an error.
+    with db:
         db.execute("BEGIN IMMEDIATE")
         seen = db.execute("SELECT reply FROM bank_keys WHERE key = ?",
                           (key,)).fetchone()
         if seen is None:
-            db.execute("UPDATE accounts SET balance = balance - ? WHERE name = ?",
-                       (amount, account))
+            db.execute("UPDATE accounts SET balance = balance - ?"
+                       " WHERE name = ?", (amount, account))
             db.execute("INSERT INTO bank_keys (key, reply) VALUES (?, ?)",
                        (key, f"charged ${amount}"))
         else:
-            print(f"bank   key {key} seen before ({seen[0]}): no new charge")
+            print(f"bank   key {key} seen before ({seen[0]}): "
+                  "no new charge")
     if roll < LOSE_REQUEST + LOSE_REPLY:
-        # Lost on the way back: the bank HAS charged, but all we get is silence,
-        # and silence is what a lost request looks like too.
+        # Lost on the way back: the bank HAS charged, but all we get is
+        # silence, and silence is what a lost request looks like too.
         raise TimeoutError("bank did not answer")
 
 
 def charge_card(db, account, amount, order):
     if BAD_KEY:
-        key = uuid.uuid4().hex            # WRONG: names the attempt, new every time
+        key = uuid.uuid4().hex          # WRONG: names the attempt
     else:
-        key = f"charge-order-{order}"     # right: names the intent, same every time
+        key = f"charge-order-{order}"   # right: names the intent
     bank_charge(db, account, amount, key)
 
 
 HANDLERS = {"charge_card": charge_card}
 
 
-# --- the queue -----------------------------------------------------------------
+# --- the queue -------------------------------------------------------------
 
 def backoff(attempts):
-    """Seconds to wait after failed attempt number `attempts` (1, 2, 3, ...):
-    BACKOFF_BASE, then twice that, then twice again, but never above BACKOFF_CAP."""
+    """Seconds to wait after failed attempt number `attempts` (1, 2, ...):
+    BACKOFF_BASE, then double, then double again, up to BACKOFF_CAP."""
     return min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempts - 1))
 
 
 def jitter(delay):
-    """A random wait between delay/2 and delay seconds, so that jobs which failed
-    together do not all come back together. This is "equal jitter" from Marc
-    Brooker, "Exponential Backoff And Jitter", AWS Architecture Blog, 2015."""
+    """A random wait between delay/2 and delay seconds, so that jobs which
+    failed together do not all come back together. This is "equal jitter"
+    from Marc Brooker, "Exponential Backoff And Jitter", AWS Architecture
+    Blog, 2015."""
     return delay / 2 + rng.uniform(0, delay / 2)
 
 
@@ -154,10 +162,10 @@ def fail(db, job_id, attempts, error, now):
 
 
 def work(db):
-    outcomes = {}     # how the attempts ended: {"ok": 5, "TimeoutError": 3, ...}
-    # The worker's clock. The bank answers at once, so the clock moves only when
-    # the worker sleeps. That is why a seeded run retries its jobs in the same
-    # order every time, however busy your computer is.
+    outcomes = {}     # how attempts ended: {"ok": 5, "TimeoutError": 3, ...}
+    # The worker's clock. The bank answers at once, so the clock moves only
+    # when the worker sleeps. That is why a seeded run retries its jobs in
+    # the same order every time, however busy your computer is.
     now = time.time()
     while True:
         job = db.execute(CLAIM, {"now": now, "lease": LEASE}).fetchone()
@@ -202,14 +210,16 @@ def report(db):
     if balance != 100 - owed:
         print(f"Alice was overcharged by ${100 - owed - balance}")
     if dead:
-        print(f"dead jobs: {dead}. Did the bank charge for them? The queue can't tell.")
+        print(f"dead jobs: {dead}. Did the bank charge for them? "
+              "The queue can't tell.")
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Retries against a flaky bank.")
+    parser = argparse.ArgumentParser(description="Retries, and a flaky bank.")
     parser.add_argument("command", choices=["setup", "work", "report"])
-    parser.add_argument("--seed", type=int, help="repeat the run made with this seed")
-    parser.add_argument("--bad-key", action="store_true", help="new key each attempt")
+    parser.add_argument("--seed", type=int, help="repeat a run exactly")
+    parser.add_argument("--bad-key", action="store_true",
+                        help="make a new key for every attempt")
     args = parser.parse_args(argv)
     global BAD_KEY
     BAD_KEY = args.bad_key
@@ -220,11 +230,11 @@ def main(argv=None):
         if os.path.exists(DB_FILE):
             os.remove(DB_FILE)
         db = open_queue()
-        db.execute("INSERT INTO accounts (name, balance) VALUES ('alice', 100)")
+        db.execute("INSERT INTO accounts VALUES ('alice', 100)")
         for order in range(1, 6):
             job = {"account": "alice", "amount": 10, "order": order}
-            db.execute("INSERT INTO jobs (kind, args) VALUES ('charge_card', ?)",
-                       (json.dumps(job),))
+            db.execute("INSERT INTO jobs (kind, args) VALUES (?, ?)",
+                       ("charge_card", json.dumps(job)))
         print("Alice has $100; 5 jobs will each charge her $10")
     elif not os.path.exists(DB_FILE):
         sys.exit(f"there is no {DB_FILE} yet: run the setup command first")

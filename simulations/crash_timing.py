@@ -33,6 +33,15 @@ B_STARTS = 0.5    # seconds after A's lease ran out that B looks for work
 ORDER = {policy: ("effect", "ack") for policy in POLICIES}
 ORDER["ack-before-work"] = ("ack", "effect")
 
+# What worker A does at each step, in words, for the widget's timeline (claim, then ORDER).
+STEP_LABELS = {
+    "ack-after-work": {"effect": "send the email", "ack": "ack"},
+    "ack-before-work": {"effect": "send the email", "ack": "ack"},
+    "one-transaction": {"effect": "add 10 points (not committed yet)",
+                        "ack": "commit: the points and 'done' together"},
+    "idempotency-key": {"effect": "send the email with its key", "ack": "ack"},
+}
+
 POINT_LABELS = {
     "ack-after-work": {"after-claim": "after the claim, before the email",
                        "after-effect": "after the email, before the ack",
@@ -332,6 +341,9 @@ class CrashTiming(Simulation):
             "policy": self.policy, "scenario": self.scenario, "fencing": self.params["fencing"],
             "crash_point": self.crash_point,
             "points": [{"name": name, "label": labels[name]} for name in order],
+            "steps": [{"name": "claim", "label": "claim the job"}]
+            + [{"name": step, "label": STEP_LABELS[self.policy][step]} for step in ORDER[self.policy]],
+            "lease": LEASE[self.scenario],
             "position": dict(self.position),
             "workers": [{"name": who, "state": self.fate[who]} for who in ("A", "B")],
             "timeline": list(self.timeline),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from builder import Config, build_site
+from builder import BuildError, Config, build_site
 from builder.serve import make_server, serve_in_background
 from tests.conftest import ROOT, fixture_config
 
@@ -70,7 +70,10 @@ def fixture_site(tmp_path_factory):
 @pytest.fixture(scope="session")
 def real_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("real-site") / "site"
-    build_site(Config(root=ROOT, out=folder))
+    try:
+        build_site(Config(root=ROOT, out=folder))
+    except BuildError as error:
+        pytest.fail(f"the guide does not build:\n{error}", pytrace=False)
     server, site = _serve(folder)
     yield site
     server.shutdown()

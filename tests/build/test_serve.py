@@ -45,3 +45,14 @@ def test_only_the_sub_path_is_served(served):
     assert outside.value.code == 404
     with urllib.request.urlopen(f"{served}/guide/") as response:   # the folder's index.html
         assert response.status == 200
+
+
+def test_a_busy_port_moves_to_the_next_free_one(tmp_path):
+    import build
+    busy = make_server(tmp_path, port=0, quiet=True)
+    try:
+        server = build.open_server(tmp_path, busy.server_port, tries=5)
+        assert server is not None and server.server_port != busy.server_port
+        server.server_close()
+    finally:
+        busy.server_close()

@@ -1,5 +1,4 @@
-// Code blocks: a copy button on each (a transcript's copies only the commands typed), and a wide
-// block that scrolls sideways gets keyboard focus so it can be scrolled without a mouse.
+// Code blocks: a copy button on each (a transcript's copies only the commands typed).
 const status = document.createElement("p");
 status.className = "visually-hidden";
 status.setAttribute("role", "status");
@@ -39,12 +38,4 @@ function addCopyButton(block) {
   block.prepend(button);
 }
 
-function focusIfScrolls(pre) {
-  if (pre.scrollWidth > pre.clientWidth + 1) pre.setAttribute("tabindex", "0");
-  else pre.removeAttribute("tabindex");
-}
-
 document.querySelectorAll(".code-block").forEach(addCopyButton);
-const scrollers = document.querySelectorAll(".code-block pre, .diagram-art");
-const watcher = new ResizeObserver((entries) => entries.forEach((entry) => focusIfScrolls(entry.target)));
-scrollers.forEach((pre) => watcher.observe(pre));

@@ -1,6 +1,6 @@
 // The left and right arrow keys go to the previous and next chapter, unless the reader is typing,
 // scrolling a wide code block, or using a simulation's controls.
-const SKIP = "input, textarea, select, [contenteditable], pre, .sim, dialog";
+const SKIP = "input, textarea, select, [contenteditable], pre, table, .sim, dialog";
 
 document.addEventListener("keydown", (event) => {
   if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;

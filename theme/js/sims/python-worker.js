@@ -1,0 +1,172 @@
+// The page's one Python: a module Web Worker (Pyodide 314 needs one) that loads the vendored
+// Pyodide and the simulations package once, then answers every widget's JSON messages with
+// simulations/bridge.py's handle(). Only plain JSON-able values cross to the page.
+//
+//   page -> worker  {type: "load", pyodide: URL of the pyodide/ folder, python: URL of the bundle}
+//                   {type: "call", req, message: JSON text for handle()}
+//   worker -> page  {type: "progress", stage: "download" | "start" | "import", loaded, total}
+//                   {type: "ready", python, sqlite}
+//                   {type: "failed", problem, message}   problem: a word the page turns into advice
+//                   {type: "reply", req, reply: JSON text}
+//
+// Failures are caught here, where they happen: a missing file or a wasm file served with the
+// wrong type would otherwise leave loadPyodide() hanging forever (see the project's pyodide notes).
+
+const realFetch = globalThis.fetch.bind(globalThis);
+let handle = null;
+let failed = false;
+let download = { loaded: 0, total: 0, open: 0 };
+
+function post(message) {
+  postMessage(message);
+}
+
+function fail(problem, message) {
+  if (failed) return;
+  failed = true;
+  post({ type: "failed", problem, message });
+}
+
+function fileName(url) {
+  return String(url).split("?")[0].split("/").pop() || String(url);
+}
+
+// Reads a copy of a response's body only to count its bytes, so the page can show how much
+// of the download has arrived. The original goes to Pyodide untouched (streaming compilation
+// and the browser's compiled-wasm cache both keep working).
+async function count(response) {
+  if (!response.body) return;
+  download.open += 1;
+  const reader = response.body.getReader();
+  let lastPost = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      download.loaded += value.byteLength;
+      const now = performance.now();
+      if (now - lastPost > 100) {
+        lastPost = now;
+        post({ type: "progress", stage: "download", loaded: download.loaded, total: download.total });
+      }
+    }
+  } catch (error) {
+    // The original stream fails the same way; Pyodide's own error path reports it.
+  } finally {
+    download.open -= 1;
+    post({ type: "progress", stage: download.open ? "download" : "start", loaded: download.loaded,
+           total: download.total });
+  }
+}
+
+// Pyodide calls the global fetch() for its wasm, its standard library and its lock file.
+async function watchedFetch(input, init) {
+  const url = input instanceof Request ? input.url : String(input);
+  let response;
+  try {
+    response = await realFetch(input, init);
+  } catch (error) {
+    fail("network", `${fileName(url)} could not be fetched (${error.message || error}).`);
+    throw error;
+  }
+  if (!response.ok) {
+    fail("missing", `${fileName(url)}: the server answered HTTP ${response.status}.`);
+    throw new Error(`HTTP ${response.status} for ${url}`);
+  }
+  const type = (response.headers.get("content-type") || "").split(";")[0].trim();
+  if (url.split("?")[0].endsWith(".wasm") && type !== "application/wasm") {
+    fail("wasm-type", `the server sends ${fileName(url)} as "${type || "no type"}", not "application/wasm".`);
+    throw new TypeError(`wrong MIME type for ${url}`);
+  }
+  count(response.clone());
+  return response;
+}
+
+async function fetchBundle(url) {
+  const response = await watchedFetch(url);
+  const bundle = await response.json();
+  if (!bundle || typeof bundle.files !== "object") throw new Error(`${fileName(url)} holds no files`);
+  return bundle.files;
+}
+
+// Why an `import()` of a Pyodide module failed: ask the server for the file and read its answer.
+async function explainImport(url, error) {
+  try {
+    const response = await realFetch(url, { method: "GET", cache: "no-store" });
+    const type = (response.headers.get("content-type") || "").split(";")[0].trim();
+    if (!response.ok) return ["missing", `${fileName(url)}: the server answered HTTP ${response.status}.`];
+    if (!/javascript|ecmascript/.test(type)) {
+      return ["module-type", `the server sends ${fileName(url)} as "${type || "no type"}", not as JavaScript.`];
+    }
+  } catch (probe) {
+    return ["network", `${fileName(url)} could not be fetched (${probe.message || probe}).`];
+  }
+  return ["python", `${fileName(url)} did not load: ${error.message || error}`];
+}
+
+async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
+  download.total = total || 0;
+  globalThis.fetch = watchedFetch;
+  const bundle = fetchBundle(pythonURL);   // in parallel with Pyodide's own start
+  bundle.catch(() => {});                  // reported below, once Pyodide is up
+  post({ type: "progress", stage: "download", loaded: 0, total: download.total });
+
+  const moduleURL = new URL("pyodide.mjs", pyodideURL).href;
+  let loadPyodide;
+  try {
+    ({ loadPyodide } = await import(moduleURL));
+  } catch (error) {
+    fail(...(await explainImport(moduleURL, error)));
+    return;
+  }
+  let pyodide;
+  try {
+    pyodide = await loadPyodide({ indexURL: pyodideURL, stdout: () => {}, stderr: () => {} });
+  } catch (error) {
+    fail("python", `Python did not start: ${error.message || error}`);
+    return;
+  }
+  if (failed) return;
+  post({ type: "progress", stage: "import", loaded: download.loaded, total: download.total });
+  let files;
+  try {
+    files = await bundle;
+  } catch (error) {
+    fail(failed ? "python" : "missing", `the simulations' Python (${fileName(pythonURL)}) did not load: ${error.message || error}`);
+    return;
+  }
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      if (!/^[\w/.-]+\.py$/.test(path) || path.includes("..")) continue;
+      const folder = `/app/${path}`.split("/").slice(0, -1).join("/");
+      pyodide.FS.mkdirTree(folder);
+      pyodide.FS.writeFile(`/app/${path}`, text);
+    }
+    const versions = pyodide.runPython(`
+import sys, sqlite3
+sys.path.insert(0, "/app")
+from simulations.bridge import handle
+sys.version.split()[0] + " " + sqlite3.sqlite_version`);
+    handle = pyodide.globals.get("handle");
+    const [python, sqlite] = versions.split(" ");
+    globalThis.fetch = realFetch;
+    post({ type: "ready", python, sqlite });
+  } catch (error) {
+    fail("python", `the simulations did not import: ${String(error.message || error).trim().split("\n").pop()}`);
+  }
+}
+
+function call({ req, message }) {
+  let reply;
+  try {
+    reply = handle(message);
+  } catch (error) {
+    reply = JSON.stringify({ ok: false, error: { type: "WorkerError", message: String(error.message || error) } });
+  }
+  post({ type: "reply", req, reply });
+}
+
+addEventListener("message", ({ data }) => {
+  if (data && data.type === "load") load(data);
+  else if (data && data.type === "call") call(data);
+});
