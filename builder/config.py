@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import sys
 from collections.abc import Callable, Mapping
@@ -25,22 +26,28 @@ def load_simulations(root: Path = PROJECT) -> Mapping:
 class Config:
     """The folders of one build.
 
-    `root` holds `content/` (the chapters and SUMMARY.md) and `code/` (the exercise files);
-    `theme` and `node_modules` default to this project's own, so a test can build a fixture book
-    with the real theme. `simulations` is a zero-argument function returning the registry
-    {name: class}; it is called only when a chapter embeds a simulation.
+    `root` holds `content/` (the chapters and SUMMARY.md), `code/` (the exercise files) and,
+    if it has simulations, `simulations/` (`simulations_dir`, None for none). `theme` and
+    `node_modules` default to this project's own, so a test can build a fixture book with the
+    real theme. `simulations` is a zero-argument function returning the registry {name: class}
+    (by default: import `root`/simulations); it is called only when a chapter embeds one.
     """
 
     root: Path = PROJECT
     out: Path = PROJECT / "site"
     theme: Path = PROJECT / "theme"
     node_modules: Path = PROJECT / "node_modules"
-    simulations_dir: Path | None = PROJECT / "simulations"
-    simulations: Callable[[], Mapping] = load_simulations
+    simulations_dir: Path | None | str = "root/simulations"
+    simulations: Callable[[], Mapping] | None = None
 
     def __post_init__(self) -> None:
         self.root = Path(self.root).resolve()
         self.out = Path(self.out).resolve()
+        if self.simulations_dir == "root/simulations":
+            found = self.root / "simulations"
+            self.simulations_dir = found if found.is_dir() else None
+        if self.simulations is None:
+            self.simulations = functools.partial(load_simulations, self.root)
 
     @property
     def content(self) -> Path:

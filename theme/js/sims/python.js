@@ -2,8 +2,8 @@
 // how the loading goes, turns every failure into words a reader can act on, and sends the
 // widgets' messages to simulations/bridge.py. One instance per page, shared by every widget.
 //
-// Events (an EventTarget): "progress" {detail: {stage, loaded, total, text}}, "ready",
-// "failed" {detail: {problem, message, fix}}.
+// Events (an EventTarget): "loading", "progress" {detail: {stage, loaded, total, text}},
+// "ready", "failed" {detail: {problem, message, fix}}.
 
 const STALL_SECONDS = { download: 30, start: 90, import: 90 };  // no word from the worker this long: give up
 const CALL_SECONDS = 30;  // every call is bounded by the simulations; one this slow means a stuck worker
@@ -50,6 +50,8 @@ export class Python extends EventTarget {
     this.ready.catch(() => {});
     this.state = "loading";
     this.failure = null;
+    this.progress = null;
+    this.dispatchEvent(new Event("loading"));
     if (location.protocol === "file:") {
       queueMicrotask(() => this.fail("file", "This page was opened as a file, not from a web server."));
       return this.ready;

@@ -1,0 +1,96 @@
+// Small DOM helpers the widgets share. Text only ever goes in through textContent: nothing a
+// simulation or a URL says is parsed as HTML.
+
+/** el("li", {class: "x", dataset: {worker: 1}}, "text", child) -> a new element. */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element with attributes (class, points, x, y, ...). */
+export function svg(tag, attributes = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+  return node;
+}
+
+/** Set a node's text only when it changed (cheap to call every frame). */
+export function setText(node, text) {
+  if (node && node.textContent !== text) node.textContent = text;
+}
+
+/** Set or remove an attribute only when it changed. */
+export function setAttr(node, name, value) {
+  if (!node) return;
+  if (value === null || value === undefined || value === false) {
+    if (node.hasAttribute(name)) node.removeAttribute(name);
+  } else if (node.getAttribute(name) !== String(value)) {
+    node.setAttribute(name, String(value));
+  }
+}
+
+/** Seconds as the build writes them (builder/theme.py `seconds`): 2.50 -> "2.5", 1/3 -> "0.33". */
+export function seconds(value) {
+  return String(Math.round(Number(value) * 100) / 100);
+}
+
+/** A count with a noun: plural(1, "job") -> "1 job", plural(3, "job") -> "3 jobs". */
+export function plural(count, word, many = `${word}s`) {
+  return `${count.toLocaleString("en")} ${count === 1 ? word : many}`;
+}
+
+/** Dollars: 20 -> "$20", -10 -> "−$10". */
+export function dollars(value) {
+  return value < 0 ? `−$${Math.abs(value)}` : `$${value}`;
+}
+
+/**
+ * Keep a <tbody>'s rows in step with a list, reusing the row of each key so that nothing is
+ * rebuilt when a value changes. `cells(item)` returns one entry per column: a string,
+ * {text, chip: "class names"} for a cell holding a status chip, or {text, className}.
+ * The first column is the row's header (<th scope="row">).
+ */
+export function syncRows(tbody, items, key, cells) {
+  const old = new Map([...tbody.rows].map((row) => [row.dataset.key, row]));
+  let previous = null;
+  for (const item of items) {
+    const id = String(key(item));
+    let row = old.get(id);
+    const values = cells(item);
+    if (!row) {
+      row = el("tr", { dataset: { key: id } });
+      values.forEach((_, index) => row.append(index === 0 ? el("th", { scope: "row" }) : el("td")));
+    }
+    old.delete(id);
+    values.forEach((value, index) => {
+      const cell = row.cells[index];
+      if (typeof value !== "object") {
+        setText(cell, value);
+      } else if (value.chip) {
+        let chip = cell.firstElementChild;
+        if (!chip) {
+          chip = el("span");
+          cell.replaceChildren(chip);
+        }
+        setAttr(chip, "class", value.chip);
+        setText(chip, value.text);
+      } else {
+        setText(cell, value.text);
+        setAttr(cell, "class", value.className || null);
+      }
+    });
+    const expected = previous ? previous.nextSibling : tbody.firstChild;
+    if (row !== expected) tbody.insertBefore(row, expected);
+    previous = row;
+  }
+  for (const row of old.values()) row.remove();
+}

@@ -1,0 +1,139 @@
+// live-queue's widget: workers as cards (state, job, lease bar, "Kill worker N"), the jobs
+// table, "Add worker", "Enqueue job", a burst, and two small charts over the last minute of
+// virtual time: queue depth and the age of the oldest waiting job. Snapshot keys:
+// docs/simulations.md, "live-queue".
+
+import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
+import { Sparkline } from "./sparkline.js";
+import { Widget } from "./widget.js";
+
+const DASH = "—";
+
+export default class LiveQueueWidget extends Widget {
+  static vocabulary = {
+    kill: ["worker"], restart: ["worker"], add_worker: [], enqueue: [], burst: ["count"],
+    stall: ["worker", "seconds"], set: ["param", "value"],
+  };
+  static live = ["lease", "duration", "crash", "rate", "supervisor"];
+  static idleWhenFinished = true;   // an idle queue still takes new jobs: keep the clock going
+
+  constructor(root, python) {
+    super(root, python);
+    this.workerList = this.part("workers");
+    this.depth = new Sparkline(this.part("depth-line"));
+    this.age = new Sparkline(this.part("age-line"));
+  }
+
+  restarted() {
+    this.depth.clear();
+    this.age.clear();
+  }
+
+  onAction(name, button) {
+    if (name === "kill" && button.dataset.mode === "restart") name = "restart";
+    super.onAction(name, button);
+  }
+
+  draw(s) {
+    this.drawWorkers(s);
+    this.drawJobs(s);
+    this.drawNumbers(s);
+    const add = this.button("add_worker");
+    add.disabled = !this.ready || s.workers.length >= 64;
+    for (const name of ["enqueue", "burst"]) this.button(name).disabled = !this.ready || s.stats.jobs_total >= 5000;
+  }
+
+  drawWorkers(s) {
+    const cards = this.workerList.children;
+    while (cards.length < s.workers.length) this.workerList.append(this.card(cards.length + 1));
+    const leases = new Map(s.jobs.filter((job) => job.status === "running").map((job) => [job.id, job.lease_left]));
+    const lease = s.settings.lease;
+    s.workers.forEach((w, index) => {
+      const card = cards[index];
+      setAttr(card, "data-state", w.state);
+      const chip = card.querySelector(".sim-chip");
+      setText(chip, w.state);
+      setAttr(chip, "class", `sim-chip wstate-${w.state}`);
+      let job = "No job";
+      let left = null;
+      if (w.state === "killed") {
+        job = w.restart_in !== null ? `Dead: restarts in ${seconds(w.restart_in)} s` : "Dead";
+        if (w.abandoned !== null && leases.has(w.abandoned)) left = leases.get(w.abandoned);
+      } else if (w.job !== null) {
+        const phase = w.phase_left !== null ? `, ${seconds(w.phase_left)} s left in this step` : "";
+        job = `Job ${w.job}, token ${w.token}${phase}`;
+        if (leases.has(w.job)) left = leases.get(w.job);
+      }
+      setText(card.querySelector(".lq-worker-job"), job);
+      const fill = card.querySelector(".lq-lease-fill");
+      const fraction = left === null ? 0 : Math.max(0, Math.min(1, left / lease));
+      fill.style.inlineSize = `${(fraction * 100).toFixed(1)}%`;
+      setAttr(fill, "data-low", left !== null && left <= Math.min(1, lease / 4) ? "true" : null);
+      let words = "No lease";
+      if (left !== null) {
+        const whose = w.state === "killed" ? `Job ${w.abandoned}'s lease` : "Lease";
+        words = left > 0 ? `${whose}: ${seconds(left)} s left` : `${whose} ran out`;
+      }
+      setText(card.querySelector(".lq-lease-text"), words);
+      const button = card.querySelector("button");
+      const dead = w.state === "killed";
+      setText(button, `${dead ? "Restart" : "Kill"} worker ${w.id}`);
+      setAttr(button, "data-mode", dead ? "restart" : null);
+      button.classList.toggle("sim-danger", !dead);
+      button.disabled = !this.ready;
+    });
+  }
+
+  card(number) {
+    return el("li", { class: "lq-worker", dataset: { worker: number, state: "idle" } },
+      el("p", { class: "lq-worker-top" }, el("span", { class: "lq-worker-name" }, `Worker ${number}`), " ",
+        el("span", { class: "sim-chip wstate-idle" }, "idle")),
+      el("p", { class: "lq-worker-job" }, "No job"),
+      el("div", { class: "lq-lease" }, el("span", { class: "lq-lease-fill" })),
+      el("p", { class: "lq-lease-text" }, "No lease"),
+      el("button", { type: "button", class: "sim-button sim-danger", dataset: { action: "kill", worker: number } },
+        `Kill worker ${number}`));
+  }
+
+  drawJobs(s) {
+    syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
+      String(job.id),
+      { text: job.status, chip: `sim-chip status-${job.status}` },
+      String(job.attempts),
+      job.lease_left === null ? DASH : seconds(job.lease_left),
+      job.worker === null ? DASH : String(job.worker),
+      job.token === null ? DASH : String(job.token),
+      { text: String(job.emails), className: job.emails > 1 ? "sim-bad" : "" },
+    ]);
+    this.part("jobs-empty").hidden = s.jobs.length > 0;
+    const total = s.stats.jobs_total;
+    setText(this.part("jobs-note"), total > s.jobs_shown
+      ? `(showing ${s.jobs_shown} of ${total.toLocaleString("en")}: running first, then the next to be claimed)` : "");
+  }
+
+  drawNumbers(s) {
+    const stats = s.stats;
+    this.depth.add(s.time, stats.depth);
+    this.age.add(s.time, stats.oldest_wait);
+    setText(this.part("depth"), stats.depth.toLocaleString("en"));
+    setText(this.part("depth-peak"), `(highest ${this.depth.peak.toLocaleString("en")})`);
+    setText(this.part("age"), `${seconds(stats.oldest_wait)} s`);
+    setText(this.part("age-peak"), `(highest ${seconds(this.age.peak)} s)`);
+    const shown = {
+      running: String(stats.running),
+      done: String(stats.done),
+      throughput: `${seconds(stats.throughput)} jobs/s`,
+      attempts_per_job: stats.attempts_per_job === null ? DASH : seconds(stats.attempts_per_job),
+      retried: String(stats.retried),
+      emails_sent: String(stats.emails_sent),
+      duplicate_emails: String(stats.duplicate_emails),
+      acks_refused: String(stats.acks_refused),
+    };
+    for (const cell of this.part("stats").querySelectorAll("[data-stat]")) {
+      setText(cell, shown[cell.dataset.stat]);
+      const bad = (cell.dataset.stat === "duplicate_emails" && stats.duplicate_emails > 0) ||
+                  (cell.dataset.stat === "acks_refused" && stats.acks_refused > 0);
+      cell.classList.toggle("sim-bad", bad);
+    }
+  }
+}

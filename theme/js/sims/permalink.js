@@ -1,0 +1,100 @@
+// A widget's run in the page's URL, so a reader can share exactly what they saw:
+//
+//   05-leases.html?sim-1.seed=3&sim-1.lease=2&sim-1.do=0.5:kill:1,4:enqueue&sim-1.t=9.5#sim-1
+//
+// Keys are the widget's id, a dot, then a parameter name, `t` (the virtual time reached, in
+// seconds) or `do` (the reader's actions: `time:name:arg:arg`, joined by commas). The
+// simulations replay exactly from the same parameters, seed and actions at the same virtual
+// times (docs/simulations.md). A link is read strictly: any key, value or action that does not
+// fit its pattern rejects the whole link for that widget, which then shows the chapter's own
+// settings and says why. Values are never put into the page as HTML, and the simulation's own
+// validation still checks every parameter.
+
+const VALUE = /^[\w.+-]{1,40}$/;
+const TIME = /^\d{1,6}(\.\d{1,3})?$/;
+const ARG = /^[\w.+-]{1,20}$/;
+const MAX_ACTIONS = 200;
+
+/**
+ * Read the link's settings for widget `id` from `search` (location.search).
+ * `paramNames`: the simulation's parameter names; `vocabulary`: {action: [argument names]}.
+ * Returns null when the link says nothing about this widget, {problem} when it cannot be used,
+ * else {params, time, actions: [{time, name, args}]} (params holds strings, seed included).
+ */
+export function readLink(search, id, paramNames, vocabulary) {
+  let query;
+  try {
+    query = new URLSearchParams(search);
+  } catch (error) {
+    return null;
+  }
+  const prefix = `${id}.`;
+  const mine = [...query.entries()].filter(([key]) => key.startsWith(prefix));
+  if (!mine.length) return null;
+  const params = {};
+  let time = null;
+  let actions = [];
+  const seen = new Set();
+  for (const [key, value] of mine) {
+    const name = key.slice(prefix.length);
+    if (seen.has(name)) return { problem: `it names ${name} twice` };
+    seen.add(name);
+    if (name === "t") {
+      if (!TIME.test(value)) return { problem: "its time is not a number of seconds" };
+      time = Number(value);
+    } else if (name === "do") {
+      const parsed = readActions(value, vocabulary);
+      if (parsed.problem) return parsed;
+      actions = parsed.actions;
+    } else if (paramNames.includes(name)) {
+      if (!VALUE.test(value)) return { problem: `its value for ${name} has characters no setting uses` };
+      params[name] = value;
+    } else {
+      return { problem: `this simulation has no setting called “${name.slice(0, 40)}”` };
+    }
+  }
+  return { params, time, actions };
+}
+
+function readActions(text, vocabulary) {
+  if (!text) return { actions: [] };
+  const parts = text.split(",");
+  if (parts.length > MAX_ACTIONS) return { problem: `it lists more than ${MAX_ACTIONS} actions` };
+  const actions = [];
+  let last = 0;
+  for (const part of parts) {
+    const [time, name, ...args] = part.split(":");
+    if (!TIME.test(time || "")) return { problem: "an action's time is not a number of seconds" };
+    if (!Object.hasOwn(vocabulary, name || "")) return { problem: "it names an action this simulation does not have" };
+    const names = vocabulary[name];
+    if (args.length !== names.length || !args.every((arg) => ARG.test(arg))) {
+      return { problem: `its “${name}” action has the wrong arguments` };
+    }
+    if (Number(time) < last) return { problem: "its actions are not in time order" };
+    last = Number(time);
+    actions.push({ time: Number(time), name, args: Object.fromEntries(names.map((n, i) => [n, args[i]])) });
+  }
+  return { actions };
+}
+
+/**
+ * The page's URL with widget `id`'s run in it (its other widgets' keys are kept) and `#id`.
+ * `params`: the settings to record (those the chapter did not set already), `seed`, `time`,
+ * `actions`: [{time, name, args}] with args in the vocabulary's order.
+ */
+export function writeLink(href, id, { params, time, actions }, vocabulary) {
+  const url = new URL(href);
+  const prefix = `${id}.`;
+  for (const key of [...url.searchParams.keys()]) {
+    if (key.startsWith(prefix)) url.searchParams.delete(key);
+  }
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(prefix + name, String(value));
+  if (actions.length && actions.length <= MAX_ACTIONS) {
+    const text = actions.map(({ time: at, name, args }) =>
+      [String(at), name, ...(vocabulary[name] || []).map((arg) => String(args[arg]))].join(":"));
+    url.searchParams.set(`${prefix}do`, text.join(","));
+  }
+  if (time) url.searchParams.set(`${prefix}t`, String(time));
+  url.hash = id;
+  return url.href;
+}

@@ -1,0 +1,507 @@
+// What every simulation widget does, whatever it draws: its life (idle -> loading -> ready, or
+// error with a retry), playback (play, pause, step, speed, reset), the parameter fields (a bad
+// value gets the simulation's own message next to the field), the reader's actions, the event
+// log, and the run in the URL. A widget module subclasses Widget and writes draw(snapshot).
+//
+// The contract the tests rely on (project notes, "Widget contract"): the root element carries
+// data-sim and data-state = idle | loading | ready | error; every control is a real button,
+// input or select with a name a person would understand.
+//
+// Time: when playing, each animation frame asks Python to advance the simulation by the real
+// time elapsed since the last frame times the speed, one request in flight per widget, so no
+// call runs long and the page never waits on Python (docs/simulations.md, "The bridge").
+
+import { setAttr, setText, seconds } from "./dom.js";
+import { EventLog } from "./event-log.js";
+import { readLink, writeLink } from "./permalink.js";
+
+const MAX_FRAME_SECONDS = 0.25;  // real seconds one frame may cover (after a stall, time is dropped)
+const BUILT_IN = new Set(["start", "retry", "play", "step", "reset", "link", "defaults"]);
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+
+export class Widget {
+  /** The reader's actions this widget records in links: {name: [argument names]}. */
+  static vocabulary = {};
+  /** Parameters changed on the running simulation with act("set"); others start it again. */
+  static live = [];
+  /** Keep playing when the simulation has nothing to do (an action may bring work back). */
+  static idleWhenFinished = false;
+
+  constructor(root, python) {
+    this.root = root;
+    this.python = python;
+    this.id = root.id;
+    this.sim = root.dataset.sim;
+    this.body = root.querySelector(".sim-widget");
+    this.paramNames = (this.body.dataset.paramNames || "").split(" ").filter(Boolean);
+    this.chapter = { ...parseJSON(root.dataset.params), seed: Number(root.dataset.seed) || 0 };
+    this.params = { ...this.chapter };
+    this.snapshot = null;
+    this.actions = [];       // [{time, name, args}] since the run started: what a link replays
+    this.playing = false;
+    this.visible = true;
+    this.queue = Promise.resolve();
+    this.busy = 0;
+    this.speed = Number(this.part("speed-select")?.value || 1);
+    this.log = new EventLog(this.part("log"));
+    this.link = readLink(location.search, this.id, this.paramNames, this.constructor.vocabulary);
+    if (this.link && this.link.problem) {
+      this.say(`This page's link could not set up this simulation (${this.link.problem}), so it shows the chapter's own settings.`);
+      this.link = null;
+    } else if (this.link) {
+      this.say("This page's link sets up its own run of this simulation: it is shown once the simulation starts.");
+    }
+    this.bindBuiltIns();
+    root.__w = this; // DEBUG
+    python.addEventListener("loading", () => this.state === "error" && this.setState("loading"));
+    python.addEventListener("progress", (event) => this.showProgress(event.detail));
+    python.addEventListener("ready", () => this.state === "loading" && this.boot());
+    python.addEventListener("failed", (event) => this.showFailure(event.detail));
+  }
+
+  // --- parts of the template ------------------------------------------------------------------
+  part(name) {
+    if (name === "speed-select") return this.body.querySelector('[data-control="speed"]');
+    return this.body.querySelector(`[data-part="${name}"]`);
+  }
+
+  button(action) {
+    return this.body.querySelector(`[data-action="${action}"]`);
+  }
+
+  get state() {
+    return this.root.dataset.state;
+  }
+
+  setState(state) {
+    const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
+    this.root.dataset.state = state;
+    const ready = state === "ready";
+    for (const control of this.body.querySelectorAll("button[data-action], select, input")) {
+      const action = control.dataset.action;
+      if (action === "start" || action === "retry") continue;
+      control.disabled = !ready;
+    }
+    if (this.snapshot) this.refresh();   // the widget disables what does not apply now
+    // A focused control that disappeared (Start, Try again): move the focus to the next thing to press.
+    if (focused && (focused.disabled || !focused.offsetParent)) {
+      const next = ready ? this.button("play") : state === "error" ? this.button("retry") : null;
+      if (next) next.focus();
+    }
+  }
+
+  say(text) {
+    setText(this.part("message"), text);
+  }
+
+  announce(text) {
+    setText(this.part("announce"), text);
+  }
+
+  // --- starting --------------------------------------------------------------------------------
+  /** Start because the reader pressed Start ("click") or scrolled here ("view"). */
+  start(reason) {
+    if (this.state !== "idle") return;
+    const python = this.python;
+    if (python.state === "failed") {
+      if (reason === "view") return this.showFailure(python.failure, true);
+      this.setState("loading");
+      python.retry();
+      return;
+    }
+    if (reason === "view" && python.state !== "ready" && navigator.connection && navigator.connection.saveData) return;
+    this.setState("loading");
+    if (python.state === "ready") this.boot();
+    else {
+      if (python.progress) this.showProgress(python.progress);
+      this.announce("Loading Python for the simulation.");
+      python.load();
+    }
+  }
+
+  showProgress({ stage, loaded, total, text }) {
+    if (this.state !== "loading") return;
+    const bar = this.part("progress");
+    if (stage === "download" && total) {
+      bar.max = total;
+      bar.value = Math.min(loaded, total);
+    } else {
+      bar.removeAttribute("value");   // indeterminate: starting Python has no measure
+    }
+    setText(this.part("progress-text"), `${text}…`);
+    if (stage !== this.lastStage) this.announce(`${text}.`);
+    this.lastStage = stage;
+  }
+
+  /** Python failed: say what happened and how to fix it (an idle widget only when `force`d). */
+  showFailure(failure, force = false) {
+    if (!failure || (this.state === "idle" && !force)) return;
+    this.pause();
+    setText(this.part("error-message"), `The simulation could not start: ${failure.message}`);
+    setText(this.part("error-fix"), failure.fix);
+    this.lastStage = null;
+    this.setState("error");
+  }
+
+  /** Python is up: create this widget's simulation (from the link, if the page has one). */
+  async boot() {
+    const link = this.link;
+    this.link = null;
+    let params = { ...this.chapter };
+    if (link) params = { ...params, ...link.params };
+    let reply = await this.send({ op: "create", sim: this.sim, params });
+    if (!reply.ok && link && reply.error.type === "ParamError") {
+      this.say(`This page's link could not set up this simulation (${reply.error.message}), so it shows the chapter's own settings.`);
+      params = { ...this.chapter };
+      reply = await this.send({ op: "create", sim: this.sim, params });
+    }
+    if (!reply.ok) return this.bug(reply);
+    this.params = params;
+    this.started(reply.snapshot);
+    if (link) await this.replay(link);
+    this.setState("ready");
+    this.announce("The simulation is ready.");
+  }
+
+  /** Run the link's actions at their times, then on to its time: the run the link recorded. */
+  async replay({ actions, time }) {
+    for (const action of actions) {
+      if (!(await this.runUntil(action.time))) return;
+      const reply = await this.send({ op: "act", name: action.name, args: action.args });
+      if (!reply.ok) {
+        this.say(`This page's link asked for an action the simulation refused (${reply.error.message}); the run stops there.`);
+        return;
+      }
+      this.actions.push(action);
+      this.apply(reply.snapshot);
+    }
+    if (time) await this.runUntil(time);
+    this.say("This is the run the link recorded. Press Play to go on, or Reset to start it again.");
+  }
+
+  async runUntil(time) {
+    for (let calls = 0; calls < 1000; calls += 1) {
+      const reply = await this.send({ op: "run", until: time });
+      if (!reply.ok) return this.bug(reply) && false;
+      this.apply(reply.snapshot);
+      if (reply.reached) return true;
+    }
+    return false;
+  }
+
+  // --- talking to Python ------------------------------------------------------------------------
+  /** Send one message about this widget's simulation; replies come back in order. */
+  send(message) {
+    return this.enqueue(() => this.python.call({ ...message, id: this.id }));
+  }
+
+  /** Run `task` (returning a promise) after every earlier request of this widget. */
+  enqueue(task) {
+    this.busy += 1;
+    const result = this.queue.then(task);
+    this.queue = result.then(() => { this.busy -= 1; }, () => { this.busy -= 1; });
+    return result;
+  }
+
+  /** A reply that is not a reader's mistake: a bug, or Python gone (reported as a failure). */
+  bug(reply) {
+    this.pause();
+    if (reply.error && (reply.error.type === "Stopped" || reply.error.type === "NotReady")) return false;
+    this.say(`The simulation hit a problem it did not expect (${reply.error.type}: ${reply.error.message}). ` +
+             "Reset it, or reload the page.");
+    return false;
+  }
+
+  // --- drawing ------------------------------------------------------------------------------------
+  /** A new simulation started (created, reset or restarted with new settings). */
+  started(snapshot) {
+    this.actions = [];
+    this.finishedShown = false;
+    this.snapshot = null;
+    this.restarted(snapshot);
+    this.apply(snapshot);
+    this.showParams(snapshot);
+  }
+
+  /** Hook: forget per-run history (charts). */
+  restarted(snapshot) {}
+
+  apply(snapshot) {
+    if (!this.snapshot || snapshot.time < this.snapshot.time) this.target = snapshot.time;
+    this.snapshot = snapshot;
+    setText(this.part("time"), `${seconds(snapshot.time)} s`);
+    setText(this.part("outcome"), snapshot.outcome);
+    this.log.add(snapshot.events || [], snapshot.events_dropped || 0);
+    if (snapshot.finished && this.playing && !this.constructor.idleWhenFinished) {
+      this.pause();
+      this.announce(`Finished. ${snapshot.outcome}`);
+    }
+    this.refresh();
+  }
+
+  /** Draw the latest snapshot and set which controls can be used now. */
+  refresh() {
+    const snapshot = this.snapshot;
+    this.draw(snapshot);
+    const over = snapshot.finished && !this.constructor.idleWhenFinished;
+    setText(this.part("play-label"), this.playing ? "Pause" : over ? "Play again" : "Play");
+    const step = this.button("step");
+    if (step) step.disabled = !this.ready || snapshot.finished;
+  }
+
+  get ready() {
+    return this.state === "ready";
+  }
+
+  /** Draw the snapshot, and disable the widget's own controls that do not apply (`this.ready`
+      is false until Python runs: then every control stays disabled). Each module writes it. */
+  draw(snapshot) {}
+
+  // --- playback -------------------------------------------------------------------------------------
+  bindBuiltIns() {
+    this.body.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-action]");
+      if (!button || button.disabled || !this.body.contains(button)) return;
+      const action = button.dataset.action;
+      if (action === "start") this.start("click");
+      else if (action === "retry") this.retry();
+      else if (action === "play") this.playing ? this.pause() : this.play();
+      else if (action === "step") this.stepOnce();
+      else if (action === "reset") this.reset();
+      else if (action === "link") this.copyLink();
+      else if (action === "defaults") this.useChapterSettings();
+      else if (!BUILT_IN.has(action)) this.onAction(action, button);
+    });
+    const speed = this.part("speed-select");
+    if (speed) speed.addEventListener("change", () => { this.speed = Number(speed.value) || 1; });
+    this.body.addEventListener("change", (event) => {
+      const field = event.target.closest("[data-field]");
+      if (field && this.state === "ready") this.applyField(field.dataset.field);
+    });
+    const form = this.part("params");
+    if (form) form.addEventListener("submit", (event) => event.preventDefault());
+  }
+
+  retry() {
+    this.setState("loading");
+    this.showProgress({ stage: "download", loaded: 0, total: this.python.config.total, text: "Downloading Python" });
+    this.python.retry();
+  }
+
+  play() {
+    if (this.state !== "ready" || this.playing) return;
+    this.say("");
+    if (this.snapshot.finished && !this.constructor.idleWhenFinished) {
+      this.reset().then(() => this.play());
+      return;
+    }
+    this.playing = true;
+    this.root.dataset.playing = "true";
+    setText(this.part("play-label"), "Pause");
+    this.lastFrame = performance.now();
+    this.frame = requestAnimationFrame((now) => this.tick(now));
+  }
+
+  pause() {
+    if (!this.playing) return;
+    this.playing = false;
+    delete this.root.dataset.playing;
+    cancelAnimationFrame(this.frame);
+    const finished = this.snapshot && this.snapshot.finished && !this.constructor.idleWhenFinished;
+    setText(this.part("play-label"), finished ? "Play again" : "Play");
+  }
+
+  tick(now) {
+    if (!this.playing) return;
+    this.frame = requestAnimationFrame((next) => this.tick(next));
+    const elapsed = Math.min((now - this.lastFrame) / 1000, MAX_FRAME_SECONDS);
+    this.lastFrame = now;
+    this.owed = Math.min((this.owed || 0) + elapsed, MAX_FRAME_SECONDS);
+    if (this.busy || !this.visible) return;          // one request at a time; none while off screen
+    const now = this.snapshot.time;
+    if (this.snapshot.finished && this.constructor.idleWhenFinished) {
+      this.owed = 0;
+      this.target = now;
+      return;
+    }
+    // The virtual time to reach: it accumulates across frames (a simulation that ticks every
+    // 0.1 s moves once enough has built up), but never runs far ahead of a simulation that lags.
+    const from = Math.max(this.target ?? now, now);
+    this.target = Math.min(from + this.owed * this.speed, now + Math.max(1, this.speed));
+    this.owed = 0;
+    this.send({ op: "run", until: this.target }).then((reply) => {
+      if (reply.ok) this.apply(reply.snapshot);
+      else this.bug(reply);
+    });
+  }
+
+  async stepOnce() {
+    this.pause();
+    this.say("");
+    const reply = await this.send({ op: "step", count: 1 });
+    if (reply.ok) this.apply(reply.snapshot);
+    else this.bug(reply);
+  }
+
+  async reset() {
+    this.pause();
+    this.say("");
+    const reply = await this.send({ op: "act", name: "reset", args: {} });
+    if (!reply.ok) return this.bug(reply);
+    this.log.note("Started again from the beginning.");
+    this.started(reply.snapshot);
+  }
+
+  // --- the reader's actions ---------------------------------------------------------------------------
+  /** A widget button other than playback: an action of the simulation, args from data-*. */
+  onAction(name, button) {
+    const names = this.constructor.vocabulary[name] || [];
+    this.act(name, Object.fromEntries(names.map((arg) => [arg, button.dataset[arg]])));
+  }
+
+  /** Do a reader's action; a refusal (ParamError) is said in the widget unless `quiet`. */
+  act(name, args = {}, quiet = false) {
+    this.say("");
+    return this.enqueue(async () => {
+      const before = this.snapshot.time;   // the time the action happens at, for the link
+      const reply = await this.python.call({ op: "act", id: this.id, name, args });
+      if (reply.ok) {
+        if (name in this.constructor.vocabulary) this.actions.push({ time: before, name, args });
+        this.apply(reply.snapshot);
+      } else if (reply.error.type === "ParamError") {
+        if (!quiet) this.say(reply.error.message);
+      } else {
+        this.bug(reply);
+      }
+      return reply;
+    });
+  }
+
+  // --- parameters -------------------------------------------------------------------------------------
+  fieldBox(name) {
+    return this.body.querySelector(`[data-field="${name}"]`);
+  }
+
+  readField(name) {
+    const box = this.fieldBox(name);
+    const checked = box.querySelector("input[type=radio]:checked");
+    if (checked) return checked.value;
+    const input = box.querySelector("input, select");
+    if (input.type === "checkbox") return input.checked;
+    return input.value.trim();
+  }
+
+  /** Show the settings of a new run in the fields (live settings as they are now). */
+  showParams(snapshot) {
+    const values = { ...snapshot.params, ...(snapshot.settings || {}) };
+    for (const box of this.body.querySelectorAll("[data-field]")) {
+      const name = box.dataset.field;
+      if (!(name in values)) continue;
+      this.fieldError(name, "");
+      const value = values[name];
+      for (const input of box.querySelectorAll("input, select")) {
+        if (input.type === "checkbox") input.checked = Boolean(value);
+        else if (input.type === "radio") input.checked = input.value === String(value);
+        else input.value = String(value);
+      }
+    }
+  }
+
+  fieldError(name, text) {
+    const box = this.fieldBox(name);
+    if (!box) {
+      if (text) this.say(text);
+      return;
+    }
+    setText(box.querySelector('[data-part="error"]'), text);
+    for (const input of box.querySelectorAll("input, select")) setAttr(input, "aria-invalid", text ? "true" : null);
+  }
+
+  /** The words of a ParamError, with the field's own label: "Lease (s): must be from ...". */
+  explain(error) {
+    const box = error.field && this.fieldBox(error.field);
+    const label = box && box.querySelector("label");
+    const text = String(error.message || "");
+    const rest = error.field && text.startsWith(`${error.field}: `) ? text.slice(error.field.length + 2) : text;
+    return label ? `${label.textContent.trim()}: ${rest.replace(/got ''$/, "got nothing")}` : text;
+  }
+
+  /** The parameters of a fresh run after the reader set `name` to `value`. */
+  paramsAfter(name, value) {
+    const current = {};
+    for (const box of this.body.querySelectorAll("[data-field]")) current[box.dataset.field] = this.readField(box.dataset.field);
+    return { ...this.params, ...current, [name]: value };
+  }
+
+  async applyField(name) {
+    const value = this.readField(name);
+    this.fieldError(name, "");
+    this.say("");
+    if (this.constructor.live.includes(name)) {
+      const reply = await this.act("set", { param: name, value }, true);
+      if (!reply.ok && reply.error.type === "ParamError") {
+        this.fieldError(name, this.explain({ ...reply.error, field: reply.error.field === "value" ? name : reply.error.field }));
+      }
+      return;
+    }
+    const params = this.paramsAfter(name, value);
+    const wasPlaying = this.playing;
+    const reply = await this.send({ op: "create", sim: this.sim, params });
+    if (!reply.ok) {
+      if (reply.error.type !== "ParamError") return this.bug(reply);
+      this.fieldError(this.fieldBox(reply.error.field) ? reply.error.field : name, this.explain(reply.error));
+      return;
+    }
+    this.pause();
+    this.params = params;
+    const label = this.fieldBox(name).querySelector("label");
+    this.log.note(`Started again: ${label ? label.textContent.trim() : name} is now ${this.showValue(value)}.`);
+    this.started(reply.snapshot);
+    if (wasPlaying) this.play();
+  }
+
+  showValue(value) {
+    if (value === true) return "on";
+    if (value === false) return "off";
+    return String(value);
+  }
+
+  async useChapterSettings() {
+    this.pause();
+    this.say("");
+    const reply = await this.send({ op: "create", sim: this.sim, params: { ...this.chapter } });
+    if (!reply.ok) return this.bug(reply);
+    this.params = { ...this.chapter };
+    this.log.note("Started again with the chapter's settings.");
+    this.started(reply.snapshot);
+  }
+
+  // --- the link ------------------------------------------------------------------------------------------
+  async copyLink() {
+    const snapshot = this.snapshot;
+    const href = writeLink(location.href, this.id, {
+      params: snapshot.params, time: snapshot.time, actions: this.actions,
+    }, this.constructor.vocabulary);
+    history.replaceState(history.state, "", href);
+    const status = this.part("link-status");
+    try {
+      await navigator.clipboard.writeText(href);
+      setText(status, "Link copied. It is in the address bar too.");
+    } catch (error) {
+      setText(status, "The link to this run is in the address bar: copy it from there.");
+    }
+    clearTimeout(this.linkTimer);
+    this.linkTimer = setTimeout(() => setText(status, ""), 6000);
+  }
+}
+
+function parseJSON(text) {
+  try {
+    const value = JSON.parse(text || "{}");
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
+  } catch (error) {
+    return {};
+  }
+}
+
+export { reducedMotion };
