@@ -108,6 +108,7 @@ class CrashTiming(Simulation):
         self.position = {"A": None, "B": None}   # the crash point each worker is at
         self.fate = {"A": "waiting", "B": "waiting"}
         self.absorbed = 0
+        self.produced = []   # [{worker, time}]: each effect that counts (sent, or committed)
         self.refused = []
         self._open_transaction_lost = False
         self._seq = 0
@@ -218,6 +219,7 @@ class CrashTiming(Simulation):
         except Crash:
             self._open_transaction_lost = True
             raise
+        self.produced.append({"worker": who, "time": round(self.clock.now, 3)})
         self.moment(who, "ack", f"{who} commits: 10 points and 'done', together"
                     + self._unchecked(job))
         yield from self._point(who, "after-ack", STEP)
@@ -239,6 +241,7 @@ class CrashTiming(Simulation):
     def _send_email(self, who, key):
         sent = self.queue.db.execute(SEND_EMAIL, {"worker": who, "key": key}).rowcount
         if sent:
+            self.produced.append({"worker": who, "time": round(self.clock.now, 3)})
             self.moment(who, "effect", f"{who} sends the welcome email"
                         + (f" with key {key}" if key else ""))
         else:
@@ -350,5 +353,6 @@ class CrashTiming(Simulation):
             "result": self.result() if self.finished else None,
             "effects": self.effects(),
             "absorbed": self.absorbed,
+            "produced": list(self.produced),
             "in_transaction": self.queue.db.in_transaction,
         }

@@ -9,20 +9,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_BOOK = ROOT / "tests" / "build" / "fixtures" / "book"
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-
-
-@pytest.fixture(scope="session")
-def fake_simulations():
-    """The stand-in simulation registry (tests/build/fake_simulations.py)."""
-    from tests.build import fake_simulations
-    return fake_simulations.SIMULATIONS
 
 
 def fixture_config(out: Path, **overrides):

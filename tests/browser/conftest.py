@@ -22,7 +22,8 @@ from builder.serve import make_server, serve_in_background
 from tests.conftest import ROOT, fixture_config
 
 BASE = "/guide/"
-CHROMIUM_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]   # containers give /dev/shm only 64 MB
 
 
 def system_chromium() -> str | None:

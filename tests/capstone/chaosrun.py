@@ -153,3 +153,16 @@ MARK_DONE_UNFENCED = replace_once(
     " WHERE id = :id AND token = :token AND status = 'running'\"\"\"",
     "UPDATE jobs SET status = 'done', locked_until = NULL\n"
     " WHERE id = :id\"\"\"")
+
+# Drill, last step: put back only the status check, so a finish ignores whose claim it is.
+MARK_DONE_STATUS_ONLY = replace_once(
+    "UPDATE jobs SET status = 'done', locked_until = NULL\n"
+    " WHERE id = :id AND token = :token AND status = 'running'\"\"\"",
+    "UPDATE jobs SET status = 'done', locked_until = NULL\n"
+    " WHERE id = :id AND status = 'running'\"\"\"")
+
+# Pause and check 9.5: every finishing statement keeps its status check and loses its token check.
+def tokens_out_of_every_finish(text: str) -> str:
+    guard = " WHERE id = :id AND token = :token AND status = 'running'"
+    assert text.count(guard) == 3, "expected MARK_DONE, MARK_RETRY and MARK_DEAD to share one guard"
+    return text.replace(guard, " WHERE id = :id AND status = 'running'")

@@ -63,3 +63,32 @@ def test_the_chapter_shows_the_queries_it_talks_about():
                       for a, b in re.findall(r"tinyq\.py lines=(\d+)-(\d+)", text))
     for name in ("STATES", "SCHEMA", "CLAIM_JOB", "MARK_DONE", "MARK_RETRY", "MARK_DEAD"):
         assert f"\n{name} = " in "\n" + shown, f"chapter 9 no longer shows {name}"
+
+
+def test_the_names_the_assignment_promises_are_the_ones_tinyq_has():
+    """Chapter 9 tells a reader which names shop.py and chaos.py call, and what claim() returns;
+    if tinyq is renamed under it, the chapter would send readers the wrong way."""
+    import dataclasses
+    import inspect
+    import sys
+
+    sys.path.insert(0, str(ROOT / "code" / "capstone"))
+    try:
+        import tinyq
+    finally:
+        sys.path.pop(0)
+    text = CHAPTERS[0].read_text(encoding="utf-8")
+    settings = ["lease", "max_attempts", "backoff_base", "backoff_cap", "clock", "rng"]
+    assert "Queue(path, " + ", ".join(f"{name}=..." for name in settings) + ")" in text
+    parameters = inspect.signature(tinyq.Queue).parameters
+    assert list(parameters) == ["path"] + settings
+    assert all(parameters[name].default is not inspect.Parameter.empty for name in settings)
+    fields = [field.name for field in dataclasses.fields(tinyq.Job)]
+    assert fields == ["id", "kind", "args", "attempts", "token", "queue", "outcome"]
+    queue = tinyq.Queue(":memory:", clock=lambda: 0.0)
+    queue.handler("k")(lambda job: None)
+    queue.enqueue("k", {})
+    job = queue.work_one()
+    assert job.outcome == "done" and queue.work_one() is None
+    for outcome in ("`done`", "`queued`", "`dead`", "`lease lost`"):
+        assert outcome in text

@@ -11,7 +11,7 @@
 // time elapsed since the last frame times the speed, one request in flight per widget, so no
 // call runs long and the page never waits on Python (docs/simulations.md, "The bridge").
 
-import { setAttr, setText, seconds } from "./dom.js";
+import { el, setAttr, setText, seconds } from "./dom.js";
 import { EventLog } from "./event-log.js";
 import { readLink, writeLink } from "./permalink.js";
 
@@ -138,7 +138,7 @@ export class Widget {
     if (!failure || (this.state === "idle" && !force)) return;
     this.pause();
     setText(this.part("error-message"), `The simulation could not start: ${failure.message}`);
-    setText(this.part("error-fix"), failure.fix);
+    this.part("error-fix").replaceChildren(...withCode(failure.fix));
     this.lastStage = null;
     this.setState("error");
   }
@@ -311,11 +311,11 @@ export class Widget {
     setText(this.part("play-label"), finished ? "Play again" : "Play");
   }
 
-  tick(now) {
+  tick(frameTime) {
     if (!this.playing) return;
     this.frame = requestAnimationFrame((next) => this.tick(next));
-    const elapsed = Math.min((now - this.lastFrame) / 1000, MAX_FRAME_SECONDS);
-    this.lastFrame = now;
+    const elapsed = Math.min((frameTime - this.lastFrame) / 1000, MAX_FRAME_SECONDS);
+    this.lastFrame = frameTime;
     this.owed = Math.min((this.owed || 0) + elapsed, MAX_FRAME_SECONDS);
     if (this.busy || !this.visible) return;          // one request at a time; none while off screen
     const now = this.snapshot.time;
@@ -493,6 +493,11 @@ export class Widget {
     clearTimeout(this.linkTimer);
     this.linkTimer = setTimeout(() => setText(status, ""), 6000);
   }
+}
+
+/** Text with `commands` in backticks -> text nodes and <code> elements (never HTML). */
+function withCode(text) {
+  return String(text).split("`").map((piece, index) => (index % 2 ? el("code", {}, piece) : piece));
 }
 
 function parseJSON(text) {
