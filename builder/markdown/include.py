@@ -10,7 +10,8 @@
     ```
 
 Shows the real file (or one function, method or class found by its dotted name with its
-decorators, or a 1-based inclusive line range), highlighted, numbered with the file's own line
+decorators, or one assignment such as `CLAIM_JOB = ...` with the comment lines just above it,
+or a 1-based inclusive line range), highlighted, numbered with the file's own line
 numbers, under its name and a download link (docs/authoring.md, "Including an exercise file").
 The fence must be empty. A `def=` part is shown dedented.
 """
@@ -42,16 +43,32 @@ def find_definition(source: str, dotted: str) -> tuple[int, int]:
     """
     body, node = ast.parse(source).body, None
     for depth, name in enumerate(dotted.split(".")):
-        found = [n for n in body if isinstance(n, DEFINITIONS) and n.name == name]
+        found = [n for n in body if _defines(n, name)]
         if not found:
             where = ".".join(dotted.split(".")[:depth]) or "the file's top level"
-            raise LookupError(f"no function or class {name!r} in {where}")
+            raise LookupError(f"no function, class or assignment {name!r} in {where}")
         if len(found) > 1:
             raise LookupError(f"{name!r} is defined {len(found)} times; cannot tell which to show")
         node = found[0]
-        body = node.body
-    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        body = getattr(node, "body", [])
+    if isinstance(node, DEFINITIONS):
+        return min([node.lineno] + [d.lineno for d in node.decorator_list]), node.end_lineno
+    # An assignment (a named SQL statement, say) is shown with the comment lines just above it.
+    lines, first = source.split("\n"), node.lineno
+    while first > 1 and lines[first - 2].lstrip().startswith("#"):
+        first -= 1
     return first, node.end_lineno
+
+
+def _defines(node: ast.AST, name: str) -> bool:
+    """True when `node` defines `name`: a def, a class, or `NAME = ...` / `NAME: type = ...`."""
+    if isinstance(node, DEFINITIONS):
+        return node.name == name
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    if isinstance(node, ast.AnnAssign):
+        return isinstance(node.target, ast.Name) and node.target.id == name
+    return False
 
 
 def include_plugin(md: MarkdownIt, root: Path) -> None:

@@ -7,6 +7,7 @@ the queue (or, on A's last attempt, kills it), and B's finished work is refused.
 """
 import importlib.util
 import random
+import sys
 
 import pytest
 
@@ -17,9 +18,14 @@ def load_tinyq(tmp_path, edit=None):
     source = (CAPSTONE / "tinyq.py").read_text(encoding="utf-8")
     path = tmp_path / ("tinyq_edited.py" if edit else "tinyq_copy.py")
     path.write_text(edit(source) if edit else source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
+    name = f"{path.stem}_{id(path)}"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[name] = module        # dataclasses look their module up while the class is made
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
     return module
 
 

@@ -38,4 +38,5 @@ function addCopyButton(block) {
   block.prepend(button);
 }
 
-document.querySelectorAll(".code-block").forEach(addCopyButton);
+// Plain text (a small drawing, a table) is read, not run: it gets no copy button.
+document.querySelectorAll('.code-block:not([data-lang="text"])').forEach(addCopyButton);

@@ -16,7 +16,8 @@ import { EventLog } from "./event-log.js";
 import { readLink, writeLink } from "./permalink.js";
 
 const MAX_FRAME_SECONDS = 0.25;  // real seconds one frame may cover (after a stall, time is dropped)
-const BUILT_IN = new Set(["start", "retry", "play", "step", "reset", "link", "defaults"]);
+const BUILT_IN = new Set(["start", "retry", "play", "step", "reset", "link", "defaults", "finish"]);
+const STEPS_PER_FRAME = 20;       // "Run to the end": steps per animation frame (200 with reduced motion)
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
 export class Widget {
@@ -267,6 +268,7 @@ export class Widget {
       else if (action === "retry") this.retry();
       else if (action === "play") this.playing ? this.pause() : this.play();
       else if (action === "step") this.stepOnce();
+      else if (action === "finish") this.play(true);
       else if (action === "reset") this.reset();
       else if (action === "link") this.copyLink();
       else if (action === "defaults") this.useChapterSettings();
@@ -288,13 +290,19 @@ export class Widget {
     this.python.retry();
   }
 
-  play() {
-    if (this.state !== "ready" || this.playing) return;
-    this.say("");
-    if (this.snapshot.finished && !this.constructor.idleWhenFinished) {
-      this.reset().then(() => this.play());
+  /** Play at the chosen speed, or (`toEnd`) as fast as it goes, a few steps a frame, to the end. */
+  play(toEnd = false) {
+    if (this.state !== "ready") return;
+    if (this.playing) {
+      this.toEnd = this.toEnd || toEnd;
       return;
     }
+    this.say("");
+    if (this.snapshot.finished && !this.constructor.idleWhenFinished) {
+      this.reset().then(() => this.play(toEnd));
+      return;
+    }
+    this.toEnd = toEnd;
     this.playing = true;
     this.root.dataset.playing = "true";
     setText(this.part("play-label"), "Pause");
@@ -305,6 +313,7 @@ export class Widget {
   pause() {
     if (!this.playing) return;
     this.playing = false;
+    this.toEnd = false;
     delete this.root.dataset.playing;
     cancelAnimationFrame(this.frame);
     const finished = this.snapshot && this.snapshot.finished && !this.constructor.idleWhenFinished;
@@ -318,6 +327,14 @@ export class Widget {
     this.lastFrame = frameTime;
     this.owed = Math.min((this.owed || 0) + elapsed, MAX_FRAME_SECONDS);
     if (this.busy || !this.visible) return;          // one request at a time; none while off screen
+    if (this.toEnd) {
+      this.owed = 0;
+      this.send({ op: "step", count: reducedMotion.matches ? 200 : STEPS_PER_FRAME }).then((reply) => {
+        if (reply.ok) this.apply(reply.snapshot);
+        else this.bug(reply);
+      });
+      return;
+    }
     const now = this.snapshot.time;
     if (this.snapshot.finished && this.constructor.idleWhenFinished) {
       this.owed = 0;

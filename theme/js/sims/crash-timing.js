@@ -1,0 +1,144 @@
+// crash-timing's widget: worker A's steps under the chosen policy with the points where it can
+// die (a radio group), the two workers' timelines against their leases, "Kill worker A/B" now,
+// and the outcome (lost, once, twice) with the emails or points it produced. Snapshot keys:
+// docs/simulations.md, "crash-timing".
+
+import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
+import { Widget } from "./widget.js";
+
+const DASH = "—";
+const VERDICT = { lost: "Lost", "exactly once": "Once", duplicated: "Twice" };
+const MARK_WORDS = { claim: "claims", effect: "effect", ack: "finishes", refused: "refused", crash: "dies",
+                     rollback: "rolled back", lease: "lease runs out" };
+
+export default class CrashTimingWidget extends Widget {
+  static vocabulary = { crash: ["worker"] };
+
+  constructor(root, python) {
+    super(root, python);
+    this.lastCrash = this.chapter.crash && this.chapter.crash !== "none" ? this.chapter.crash : "after-effect";
+  }
+
+  /** The lease-too-short scenario has no crash point; going back to a crash brings the last one. */
+  paramsAfter(name, value) {
+    const params = super.paramsAfter(name, value);
+    if (params.crash && params.crash !== "none") this.lastCrash = params.crash;
+    if (params.scenario === "lease-too-short") params.crash = "none";
+    else if (name === "scenario") params.crash = this.lastCrash;
+    return params;
+  }
+
+  draw(s) {
+    this.drawStrip(s);
+    this.drawLanes(s);
+    for (const worker of s.workers) {
+      const button = this.body.querySelector(`[data-action="crash"][data-worker="${worker.name}"]`);
+      button.disabled = !this.ready || worker.state !== "working";
+    }
+    this.drawResult(s);
+    this.drawTimeline(s);
+    syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
+      String(job.id),
+      { text: job.status, chip: `sim-chip status-${job.status}` },
+      String(job.attempts),
+      job.token === null ? DASH : String(job.token),
+      job.lease_left === null ? DASH : seconds(job.lease_left),
+    ]);
+  }
+
+  drawStrip(s) {
+    const box = this.fieldBox("crash");
+    box.hidden = s.scenario !== "crash";
+    const note = this.part("slow-note");
+    note.hidden = s.scenario !== "lease-too-short";
+    setText(note, `Nobody dies here: worker A is slow, and its ${seconds(s.lease)}-second lease runs out while it is still working.`);
+    const strip = this.part("strip");
+    if (this.stripPolicy !== s.policy) {
+      this.stripPolicy = s.policy;
+      const name = `${this.id}-crash`;
+      strip.replaceChildren(...s.steps.flatMap((step, index) => {
+        const point = s.points[index];
+        return [
+          el("li", { class: "ct-step", dataset: { step: step.name } }, step.label),
+          el("li", { class: "ct-point", dataset: { point: point.name } },
+            el("label", {}, el("input", { type: "radio", name, value: point.name }), ` A dies ${point.label}`)),
+        ];
+      }));
+      for (const radio of box.querySelectorAll("input[type=radio]")) radio.checked = radio.value === s.crash_point;
+    }
+    for (const radio of box.querySelectorAll("input[type=radio]")) radio.disabled = !this.ready;
+    for (const item of strip.querySelectorAll(".ct-point")) {
+      const here = ["A", "B"].filter((who) => s.position[who] === item.dataset.point);
+      setAttr(item, "data-here", here.length ? here.join(" ") : null);
+    }
+  }
+
+  drawLanes(s) {
+    const last = s.timeline.length ? s.timeline[s.timeline.length - 1].time : 0;
+    const span = Math.max(9, Math.ceil(Math.max(last, s.time)) + 1);
+    const at = (time) => `${((time / span) * 100).toFixed(2)}%`;
+    const ticks = this.body.querySelector(".ct-axis");
+    if (ticks.childElementCount !== span + 1) {
+      ticks.replaceChildren(...Array.from({ length: span + 1 }, (_, t) => el("span", { class: "ct-tick" }, `${t} s`)));
+    }
+    [...ticks.children].forEach((tick, t) => { tick.style.insetInlineStart = at(t); });
+    const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}`;
+    if (key !== this.lanesKey) {
+      this.lanesKey = key;
+      for (const lane of this.body.querySelectorAll(".ct-lane")) {
+        const who = lane.dataset.lane;
+        const track = lane.querySelector(".ct-track");
+        const marks = [];
+        for (const moment of s.timeline) {
+          if (moment.kind === "claim" && moment.worker === who && !moment.text.includes("finds nothing")) {
+            const lease = el("span", { class: "ct-lease", title: `${who}'s lease: ${seconds(s.lease)} s` });
+            lease.style.insetInlineStart = at(moment.time);
+            lease.style.inlineSize = at(Math.min(s.lease, span - moment.time));
+            marks.push(lease);
+          }
+          const mine = moment.worker === who || (moment.kind === "lease" && who === "A");
+          if (!mine) continue;
+          const mark = el("span", { class: `ct-mark ct-${moment.kind}`, title: `${seconds(moment.time)} s: ${moment.text}` },
+            MARK_WORDS[moment.kind] || moment.kind);
+          mark.style.insetInlineStart = at(moment.time);
+          marks.push(mark);
+        }
+        track.replaceChildren(...marks);
+      }
+    }
+    let now = this.body.querySelector(".ct-now");
+    if (!now) {
+      now = el("span", { class: "ct-now" });
+      this.part("lanes").append(now);
+    }
+    now.style.insetInlineStart = `calc(var(--ct-label) + (100% - var(--ct-label)) * ${(Math.min(s.time, span) / span).toFixed(4)})`;
+  }
+
+  drawResult(s) {
+    const box = this.part("result");
+    setAttr(box, "data-result", s.result || "");
+    const count = s.effects;
+    let verdict = "not yet known";
+    if (s.result) verdict = s.result === "duplicated" && count > 2 ? `${count} times` : VERDICT[s.result];
+    setText(this.part("verdict"), verdict);
+    const points = s.policy === "one-transaction";
+    const produced = s.produced.map((item) => `${points ? "10 points by" : "by"} ${item.worker} at ${seconds(item.time)} s`);
+    let words;
+    if (!produced.length) words = points ? "No points awarded." : "No email sent.";
+    else if (points) words = `${count * 10} points awarded: ${produced.join("; ")}.`;
+    else words = `${count} ${count === 1 ? "email" : "emails"} sent: ${produced.join("; ")}.`;
+    if (s.absorbed) words += ` The idempotency key absorbed ${s.absorbed} ${s.absorbed === 1 ? "repeat" : "repeats"}.`;
+    if (s.in_transaction) words += " A transaction is open: its points are not committed yet.";
+    setText(this.part("effects"), words);
+  }
+
+  drawTimeline(s) {
+    const list = this.part("timeline");
+    if (list.childElementCount > s.timeline.length) list.replaceChildren();
+    for (const moment of s.timeline.slice(list.childElementCount)) {
+      list.append(el("li", { class: `ct-${moment.kind}` },
+        el("span", { class: "sim-log-time" }, `${seconds(moment.time)} s`), " ", moment.text));
+    }
+    this.part("timeline-empty").hidden = s.timeline.length > 0;
+  }
+}

@@ -1,0 +1,63 @@
+// payments' widget: the bank's odds, the key mode and the attempts as fields, "Run to the end",
+// and the ledger: what Alice should have (the queue's records) against what she has (the bank),
+// an overcharge in red and in words, repeats the key absorbed, dead jobs. Snapshot keys:
+// docs/simulations.md, "payments".
+
+import { dollars, plural, seconds, setAttr, setText, syncRows } from "./dom.js";
+import { Widget } from "./widget.js";
+
+const DASH = "—";
+
+export default class PaymentsWidget extends Widget {
+  draw(s) {
+    const book = s.ledger;
+    setText(this.part("expected"), dollars(book.expected_balance));
+    setText(this.part("actual"), dollars(book.actual_balance));
+    const { words, verdict } = this.verdict(s);
+    setAttr(this.part("ledger"), "data-verdict", verdict);
+    setText(this.part("verdict"), words);
+    const figures = {
+      attempts: String(book.attempts),
+      lost_requests: String(book.lost_requests),
+      lost_replies: String(book.lost_replies),
+      duplicate_charges: String(book.duplicate_charges),
+      duplicates_absorbed: String(book.duplicates_absorbed),
+      done: `${book.jobs.done} of ${s.jobs_total}`,
+      queued: String(book.jobs.queued + book.jobs.running),
+      dead: book.jobs.dead ? `${book.jobs.dead} (${book.dead_charged} charged)` : "0",
+    };
+    for (const cell of this.part("figures").querySelectorAll("[data-fig]")) {
+      setText(cell, figures[cell.dataset.fig]);
+      cell.classList.toggle("sim-bad", cell.dataset.fig === "duplicate_charges" && book.duplicate_charges > 0);
+    }
+    syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
+      String(job.id),
+      String(job.order),
+      { text: job.status, chip: `sim-chip status-${job.status}` },
+      String(job.attempts),
+      { text: String(job.charged), className: job.charged > 1 ? "sim-bad" : "" },
+      job.retry_in === null ? DASH : seconds(job.retry_in),
+      job.last_error || DASH,
+    ]);
+    setText(this.part("jobs-note"), s.jobs_total > s.jobs.length ? `(showing ${s.jobs.length} of ${s.jobs_total})` : "");
+  }
+
+  /** The ledger's headline: the overcharge in words (red), or that Alice paid exactly (green). */
+  verdict(s) {
+    const book = s.ledger;
+    if (book.overcharge > 0) {
+      return { verdict: "over", words: `Overcharged: Alice paid ${dollars(book.overcharge)} too much ` +
+                                       `(${plural(book.duplicate_charges, "duplicate charge")}).` };
+    }
+    if (!s.finished) {
+      return { verdict: "", words: book.attempts ? "No overcharge so far." : "Nothing charged yet." };
+    }
+    if (book.dead_charged || book.dead_not_charged) {
+      const parts = [];
+      if (book.dead_charged) parts.push(`${plural(book.dead_charged, "dead job")} charged her anyway`);
+      if (book.dead_not_charged) parts.push(`${plural(book.dead_not_charged, "dead job")} never charged her`);
+      return { verdict: "dead", words: `No duplicate charge, but ${parts.join(" and ")}.` };
+    }
+    return { verdict: "exact", words: `Exact: Alice paid what she owes, ${dollars(book.start_balance - book.actual_balance)}.` };
+  }
+}
