@@ -85,26 +85,7 @@ export default class CrashTimingWidget extends Widget {
     const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}`;
     if (key !== this.lanesKey) {
       this.lanesKey = key;
-      for (const lane of this.body.querySelectorAll(".ct-lane")) {
-        const who = lane.dataset.lane;
-        const track = lane.querySelector(".ct-track");
-        const marks = [];
-        for (const moment of s.timeline) {
-          if (moment.kind === "claim" && moment.worker === who && !moment.text.includes("finds nothing")) {
-            const lease = el("span", { class: "ct-lease", title: `${who}'s lease: ${seconds(s.lease)} s` });
-            lease.style.insetInlineStart = at(moment.time);
-            lease.style.inlineSize = at(Math.min(s.lease, span - moment.time));
-            marks.push(lease);
-          }
-          const mine = moment.worker === who || (moment.kind === "lease" && who === "A");
-          if (!mine) continue;
-          const mark = el("span", { class: `ct-mark ct-${moment.kind}`, title: `${seconds(moment.time)} s: ${moment.text}` },
-            MARK_WORDS[moment.kind] || moment.kind);
-          mark.style.insetInlineStart = at(moment.time);
-          marks.push(mark);
-        }
-        track.replaceChildren(...marks);
-      }
+      for (const lane of this.body.querySelectorAll(".ct-lane")) this.drawLane(lane, s, span, at);
     }
     let now = this.body.querySelector(".ct-now");
     if (!now) {
@@ -112,6 +93,37 @@ export default class CrashTimingWidget extends Widget {
       this.part("lanes").append(now);
     }
     now.style.insetInlineStart = `calc(var(--ct-label) + (100% - var(--ct-label)) * ${(Math.min(s.time, span) / span).toFixed(4)})`;
+  }
+
+  /** One worker's lane: its leases as bars, its moments as labels starting at their time,
+      stacked in rows so that no two overlap (widths estimated from the track's width). */
+  drawLane(lane, s, span, at) {
+    const who = lane.dataset.lane;
+    const track = lane.querySelector(".ct-track");
+    const width = track.getBoundingClientRect().width || 400;
+    const items = [];
+    const rowsEnd = [];
+    for (const moment of s.timeline) {
+      if (moment.kind === "claim" && moment.worker === who && !moment.text.includes("finds nothing")) {
+        const lease = el("span", { class: "ct-lease-bar", title: `${who}'s lease: ${seconds(s.lease)} s` });
+        lease.style.insetInlineStart = at(moment.time);
+        lease.style.inlineSize = at(Math.min(s.lease, span - moment.time));
+        items.push(lease);
+      }
+      if (moment.worker !== who && !(moment.kind === "lease" && who === "A")) continue;
+      const label = MARK_WORDS[moment.kind] || moment.kind;
+      const x = (moment.time / span) * width;
+      const needed = label.length * 6.4 + 12;   // px: about 0.6875rem bold characters, plus padding
+      let row = rowsEnd.findIndex((end) => end <= x);
+      if (row === -1) row = rowsEnd.length;
+      rowsEnd[row] = x + needed;
+      const mark = el("span", { class: `ct-mark ct-${moment.kind}`, title: `${seconds(moment.time)} s: ${moment.text}` }, label);
+      mark.style.insetInlineStart = at(moment.time);
+      mark.style.insetBlockStart = `${1.2 + row * 1.35}rem`;
+      items.push(mark);
+    }
+    track.style.blockSize = `${1.4 + Math.max(1, rowsEnd.length) * 1.35}rem`;
+    track.replaceChildren(...items);
   }
 
   drawResult(s) {
@@ -122,12 +134,10 @@ export default class CrashTimingWidget extends Widget {
     if (s.result) verdict = s.result === "duplicated" && count > 2 ? `${count} times` : VERDICT[s.result];
     setText(this.part("verdict"), verdict);
     const points = s.policy === "one-transaction";
-    const produced = s.produced.map((item) => `${points ? "10 points by" : "by"} ${item.worker} at ${seconds(item.time)} s`);
-    let words;
-    if (!produced.length) words = points ? "No points awarded." : "No email sent.";
-    else if (points) words = `${count * 10} points awarded: ${produced.join("; ")}.`;
-    else words = `${count} ${count === 1 ? "email" : "emails"} sent: ${produced.join("; ")}.`;
-    if (s.absorbed) words += ` The idempotency key absorbed ${s.absorbed} ${s.absorbed === 1 ? "repeat" : "repeats"}.`;
+    const produced = s.produced.map((item) => `${points ? "10 " : ""}by ${item.worker} at ${seconds(item.time)} s`);
+    let words = "";
+    if (produced.length) words = `${points ? "The points" : count === 1 ? "The email" : "The emails"}: ${produced.join("; ")}.`;
+    if (s.absorbed) words += ` The idempotency key absorbed ${s.absorbed === 1 ? "a repeat" : `${s.absorbed} repeats`}.`;
     if (s.in_transaction) words += " A transaction is open: its points are not committed yet.";
     setText(this.part("effects"), words);
   }

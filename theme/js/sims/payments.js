@@ -37,27 +37,21 @@ export default class PaymentsWidget extends Widget {
       String(job.attempts),
       { text: String(job.charged), className: job.charged > 1 ? "sim-bad" : "" },
       job.retry_in === null ? DASH : seconds(job.retry_in),
-      job.last_error || DASH,
+      { text: job.last_error || DASH, className: "sim-wrap" },
     ]);
     setText(this.part("jobs-note"), s.jobs_total > s.jobs.length ? `(showing ${s.jobs.length} of ${s.jobs_total})` : "");
   }
 
-  /** The ledger's headline: the overcharge in words (red), or that Alice paid exactly (green). */
+  /** The ledger's headline: an overcharge in red and in words, or that Alice paid exactly (green);
+      the simulation's outcome sentence, under it, says the rest. */
   verdict(s) {
     const book = s.ledger;
     if (book.overcharge > 0) {
-      return { verdict: "over", words: `Overcharged: Alice paid ${dollars(book.overcharge)} too much ` +
-                                       `(${plural(book.duplicate_charges, "duplicate charge")}).` };
+      return { verdict: "over", words: `Overcharged by ${dollars(book.overcharge)}: ` +
+                                       `${plural(book.duplicate_charges, "duplicate charge")}.` };
     }
-    if (!s.finished) {
-      return { verdict: "", words: book.attempts ? "No overcharge so far." : "Nothing charged yet." };
-    }
-    if (book.dead_charged || book.dead_not_charged) {
-      const parts = [];
-      if (book.dead_charged) parts.push(`${plural(book.dead_charged, "dead job")} charged her anyway`);
-      if (book.dead_not_charged) parts.push(`${plural(book.dead_not_charged, "dead job")} never charged her`);
-      return { verdict: "dead", words: `No duplicate charge, but ${parts.join(" and ")}.` };
-    }
-    return { verdict: "exact", words: `Exact: Alice paid what she owes, ${dollars(book.start_balance - book.actual_balance)}.` };
+    if (!s.finished) return { verdict: "", words: book.attempts ? "No overcharge so far." : "Nothing charged yet." };
+    if (book.dead_charged || book.dead_not_charged) return { verdict: "dead", words: "No overcharge, but some jobs are dead." };
+    return { verdict: "exact", words: "Exact: no overcharge." };
   }
 }

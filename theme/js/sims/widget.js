@@ -39,6 +39,7 @@ export class Widget {
     this.params = { ...this.chapter };
     this.snapshot = null;
     this.actions = [];       // [{time, name, args}] since the run started: what a link replays
+    this.applied = {};       // {field: the value last applied}, so one edit applies once
     this.playing = false;
     this.visible = true;
     this.queue = Promise.resolve();
@@ -53,7 +54,6 @@ export class Widget {
       this.say("This page's link sets up its own run of this simulation: it is shown once the simulation starts.");
     }
     this.bindBuiltIns();
-    root.__w = this; // DEBUG
     python.addEventListener("loading", () => this.state === "error" && this.setState("loading"));
     python.addEventListener("progress", (event) => this.showProgress(event.detail));
     python.addEventListener("ready", () => this.state === "loading" && this.boot());
@@ -280,6 +280,14 @@ export class Widget {
       const field = event.target.closest("[data-field]");
       if (field && this.state === "ready") this.applyField(field.dataset.field);
     });
+    // Enter in a number field applies it at once (there is no submit button to press).
+    this.body.addEventListener("keydown", (event) => {
+      const field = event.target.closest("[data-field]");
+      if (field && event.key === "Enter" && event.target.type === "number" && this.state === "ready") {
+        event.preventDefault();
+        this.applyField(field.dataset.field);
+      }
+    });
     const form = this.part("params");
     if (form) form.addEventListener("submit", (event) => event.preventDefault());
   }
@@ -411,11 +419,13 @@ export class Widget {
   /** Show the settings of a new run in the fields (live settings as they are now). */
   showParams(snapshot) {
     const values = { ...snapshot.params, ...(snapshot.settings || {}) };
+    this.applied = {};
     for (const box of this.body.querySelectorAll("[data-field]")) {
       const name = box.dataset.field;
       if (!(name in values)) continue;
       this.fieldError(name, "");
       const value = values[name];
+      this.applied[name] = String(value);
       for (const input of box.querySelectorAll("input, select")) {
         if (input.type === "checkbox") input.checked = Boolean(value);
         else if (input.type === "radio") input.checked = input.value === String(value);
@@ -452,6 +462,8 @@ export class Widget {
 
   async applyField(name) {
     const value = this.readField(name);
+    if (this.applied[name] === String(value)) return;   // Enter, then the change event on leaving
+    this.applied[name] = String(value);
     this.fieldError(name, "");
     this.say("");
     if (this.constructor.live.includes(name)) {

@@ -1,0 +1,143 @@
+"""What a page's Content-Security-Policy allows, read from its HTML, and what is wrong with it.
+
+The site is static, so its only security header is the CSP in a `<meta http-equiv>` tag. The
+policy a page must carry: scripts only from the site's own origin (`'self'`), plus
+`'wasm-unsafe-eval'` so Pyodide can compile its WebAssembly; no inline script, no `eval`, no
+other host anywhere; `object-src 'none'` and a `base-uri` so injected markup cannot load plugins
+or move relative URLs elsewhere.
+
+Sources: CSP Level 3, https://www.w3.org/TR/CSP3/ (directive fallback: section 6.8.3,
+"Get the effective directive"; a `<meta>` policy applies only to what comes after it: section
+3.3); the checks Lighthouse's "CSP is effective against XSS" audit makes,
+https://developer.chrome.com/docs/lighthouse/best-practices/csp-xss.
+"""
+from __future__ import annotations
+
+import html.parser
+import re
+
+# Fetch directives and the directives each falls back to, in order (CSP3 6.8.3).
+FALLBACKS = {
+    "script-src-elem": ("script-src", "default-src"),
+    "script-src-attr": ("script-src", "default-src"),
+    "script-src": ("default-src",),
+    "worker-src": ("child-src", "script-src", "default-src"),
+    "child-src": ("default-src",),
+    "frame-src": ("child-src", "default-src"),
+    "connect-src": ("default-src",), "img-src": ("default-src",), "style-src": ("default-src",),
+    "font-src": ("default-src",), "media-src": ("default-src",), "manifest-src": ("default-src",),
+    "object-src": ("default-src",),
+}
+SCRIPT_SOURCES = {"'self'", "'wasm-unsafe-eval'"}   # all a script directive may hold
+OTHER_SOURCES = {"'self'", "'none'", "data:"}        # all any other fetch directive may hold
+NEVER = ("'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'strict-dynamic'")
+EVENT_HANDLER = re.compile(r"^on[a-z]+$")
+
+
+def parse_policy(text: str) -> dict[str, list[str]]:
+    """`"default-src 'self'; img-src 'self' data:"` -> {"default-src": ["'self'"], "img-src": [...]}.
+
+    Names and keywords are lower-cased; a repeated directive is ignored, as browsers do.
+    """
+    policy: dict[str, list[str]] = {}
+    for part in text.split(";"):
+        words = part.split()
+        if words and words[0].lower() not in policy:
+            policy[words[0].lower()] = [w.lower() if w.startswith("'") or w.endswith(":") else w
+                                        for w in words[1:]]
+    return policy
+
+
+def effective(policy: dict[str, list[str]], directive: str) -> list[str] | None:
+    """The sources that govern `directive`: its own, or those of the directive it falls back to."""
+    for name in (directive, *FALLBACKS.get(directive, ())):
+        if name in policy:
+            return policy[name]
+    return None
+
+
+def policy_problems(policy: dict[str, list[str]]) -> list[str]:
+    """Everything in `policy` that lets a script or a request escape the site's own origin."""
+    problems = []
+    if "default-src" not in policy:
+        problems.append("no default-src: what no directive names may load from anywhere")
+    for directive in ("script-src", "script-src-elem", "script-src-attr", "worker-src"):
+        sources = effective(policy, directive)
+        if sources is None:
+            problems.append(f"{directive}: not restricted")
+            continue
+        for source in sources:
+            if source in NEVER or source not in SCRIPT_SOURCES:
+                problems.append(f"{directive} allows {source} (only 'self' and 'wasm-unsafe-eval' may run)")
+    for directive in sorted(set(policy) & set(FALLBACKS)):
+        if directive.startswith("script-src") or directive == "worker-src":
+            continue
+        for source in policy[directive]:
+            if source not in OTHER_SOURCES:
+                problems.append(f"{directive} allows {source} (only 'self', 'none' and data: are allowed)")
+    if effective(policy, "object-src") != ["'none'"]:
+        problems.append("object-src is not 'none'")
+    if policy.get("base-uri") not in (["'none'"], ["'self'"]):
+        problems.append("base-uri is not 'none' or 'self'")
+    return problems
+
+
+class _Reader(html.parser.HTMLParser):
+    """Collects the CSP meta tags (with their position) and whatever such a policy must block."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.policies: list[tuple[str, int]] = []   # (content, elements seen before it)
+        self.first_resource: int | None = None       # index of the first script/link/style
+        self.elements = 0
+        self.inline: list[str] = []                  # what the policy would block, as found
+        self._script_line: int | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        line = self.getpos()[0]
+        if tag == "meta" and (attrs.get("http-equiv") or "").lower() == "content-security-policy":
+            self.policies.append((attrs.get("content") or "", self.elements))
+        if tag in ("script", "link", "style", "img") and self.first_resource is None:
+            self.first_resource = self.elements
+        if tag == "script" and "src" not in attrs:
+            self._script_line = line
+        if tag == "script" and (attrs.get("src") or "").strip().lower().startswith("data:"):
+            self.inline.append(f"line {line}: <script src=data:...>")
+        if tag == "style":
+            self.inline.append(f"line {line}: <style> element (style-src 'self' blocks it)")
+        for name, value in attrs.items():
+            if EVENT_HANDLER.match(name):
+                self.inline.append(f"line {line}: <{tag} {name}=...> inline event handler")
+            elif name == "style":
+                self.inline.append(f"line {line}: <{tag} style=...> (style-src 'self' blocks it)")
+            elif name in ("href", "src", "action", "formaction") and (value or "").strip().lower().startswith("javascript:"):
+                self.inline.append(f"line {line}: <{tag} {name}=javascript:...>")
+        self.elements += 1
+
+    def handle_data(self, data):
+        if self._script_line is not None and data.strip():
+            self.inline.append(f"line {self._script_line}: inline <script>")
+            self._script_line = None
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._script_line = None
+
+
+def page_csp_problems(html_text: str) -> list[str]:
+    """What is wrong with one page's CSP: missing, misplaced, too weak, or contradicted by the page."""
+    reader = _Reader()
+    reader.feed(html_text)
+    reader.close()
+    if not reader.policies:
+        return ["no <meta http-equiv=\"Content-Security-Policy\">"]
+    problems = []
+    if len(reader.policies) > 1:
+        problems.append(f"{len(reader.policies)} CSP meta tags (each one is enforced; keep one)")
+    content, position = reader.policies[0]
+    if reader.first_resource is not None and reader.first_resource < position:
+        problems.append("the CSP meta tag comes after a script, link or style: it does not cover them")
+    problems += policy_problems(parse_policy(content))
+    problems += reader.inline
+    return problems

@@ -1,0 +1,171 @@
+"""Fixtures for the simulation widgets' browser tests: the real guide built once, served on
+localhost (as tests/browser does), a server that can break Pyodide on purpose, and one page
+per test module (Pyodide starts cold in every new browser context: a few seconds each).
+
+Every page is watched (tests/browser/conftest.py's PageWatch): a console error, a page error, a
+failed request, an HTTP error or a request that leaves the site fails the test module, unless the
+test says which failures it caused on purpose.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from builder.serve import SiteHandler, make_server, serve_in_background
+from tests.browser.conftest import BASE, PageWatch, _origin, browser_type_launch_args, real_site  # noqa: F401
+
+READY = 60_000   # ms: a cold Pyodide start takes a few seconds here, far more on a loaded machine
+
+
+BROWSER_FIXTURES = {"browser", "page", "module_page", "fresh_page", "faulty_site"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        here = "tests/widgets/" in item.nodeid.replace("\\", "/")
+        if here and BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
+class Sim:
+    """One widget on a page, found by its simulation's name (the first such) or its id."""
+
+    def __init__(self, page, name: str | None = None, *, id: str | None = None):
+        self.page = page
+        selector = f"#{id}" if id else f'.sim[data-sim="{name}"]'
+        self.root = page.locator(selector).first
+
+    @property
+    def id(self) -> str:
+        return self.root.get_attribute("id")
+
+    def state(self) -> str:
+        return self.root.get_attribute("data-state")
+
+    def wait(self, state: str, timeout: int = READY) -> None:
+        self.page.wait_for_selector(f'#{self.id}[data-state="{state}"]', timeout=timeout)
+
+    def start(self) -> "Sim":
+        """Press Start (a click event, before the widget scrolls into view and starts by itself),
+        scroll to the widget and wait until it is ready."""
+        if self.state() == "idle":
+            self.button("Start the simulation").dispatch_event("click")
+        self.root.scroll_into_view_if_needed()
+        self.wait("ready")
+        return self
+
+    def button(self, name: str):
+        return self.root.get_by_role("button", name=name, exact=True)
+
+    def field(self, label: str):
+        return self.root.get_by_label(label, exact=True)
+
+    def row(self, job_id) -> "object":
+        return self.root.locator(f'tbody[data-part="jobs"] tr[data-key="{job_id}"]')
+
+    def cells(self, job_id) -> list[str]:
+        return self.row(job_id).locator("th, td").all_inner_texts()
+
+    def part(self, name: str):
+        return self.root.locator(f'[data-part="{name}"]')
+
+    def log(self) -> str:
+        return self.part("log").inner_text()
+
+    def outcome(self) -> str:
+        return self.part("outcome").inner_text()
+
+    def time(self) -> float:
+        return float(self.part("time").inner_text().split()[0])
+
+    def set_speed(self, value: str) -> None:
+        self.root.locator('[data-control="speed"]').select_option(value)
+
+    def run_until(self, locator_text_pairs, timeout: int = 60_000) -> None:
+        """Press Play, wait until every (locator, text) pair shows its text, then pause."""
+        from playwright.sync_api import expect
+        self.button("Play").click()
+        for locator, text in locator_text_pairs:
+            expect(locator).to_contain_text(text, timeout=timeout)
+        pause = self.button("Pause")
+        if pause.is_visible():
+            pause.click()
+
+
+def new_watched_page(browser, site, **context_options):
+    context = browser.new_context(**context_options)
+    page = context.new_page()
+    watch = PageWatch(page, _origin(site.url))
+    page.on("dialog", lambda dialog: (watch.problems.append(f"dialog opened: {dialog.message}"), dialog.dismiss()))
+    return context, page, watch
+
+
+@pytest.fixture(scope="module")
+def module_page(browser, real_site):
+    """One watched page for a whole test module (one cold Pyodide start); checked at the end."""
+    context, page, watch = new_watched_page(browser, real_site)
+    page.watch = watch
+    yield page
+    context.close()
+    watch.check()
+
+
+@pytest.fixture
+def fresh_page(browser, real_site):
+    """A watched page in a new context (a cold start of its own), checked after the test."""
+    context, page, watch = new_watched_page(browser, real_site)
+    page.watch = watch
+    yield page
+    context.close()
+    watch.check()
+
+
+class FaultySite:
+    """The real site served by a handler that breaks Pyodide's files on request:
+    `fault` is None, "wasm-type" (.wasm served as text/plain), "missing" (404 for the wasm)
+    or "hang" (the wasm request never gets an answer until `fault` changes)."""
+
+    def __init__(self, folder: Path):
+        site = self
+        self.fault = None
+        self.folder = folder
+
+        class Handler(SiteHandler):
+            def do_GET(self):
+                broken = site.fault
+                if broken and self.path.split("?")[0].endswith("/pyodide/pyodide.asm.wasm"):
+                    if broken == "missing":
+                        self.send_error(404)
+                        return
+                    if broken == "hang":
+                        while site.fault == "hang":
+                            time.sleep(0.05)
+                        self.send_error(503)
+                        return
+                return super().do_GET()
+
+            def guess_type(self, path):
+                if site.fault == "wasm-type" and str(path).endswith(".wasm"):
+                    return "text/plain"
+                return super().guess_type(path)
+
+        self.handler = Handler
+
+
+@pytest.fixture(scope="module")
+def faulty_site(real_site):
+    import functools
+    import http.server
+    faulty = FaultySite(real_site.folder)
+    handler = type("Handler", (faulty.handler,), {"base": BASE, "quiet": True})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(real_site.folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    faulty.url = f"http://127.0.0.1:{server.server_port}{BASE}"
+    faulty.at = lambda page="": faulty.url + page
+    yield faulty
+    faulty.fault = None
+    server.shutdown()

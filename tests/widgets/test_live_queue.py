@@ -1,0 +1,118 @@
+"""live-queue in chapter 5, through its buttons: kill a worker holding a job, and after the lease
+the job is claimed again and done on attempt 2; add workers and work; a bad lease typed in gets
+the simulation's own message next to the field. One page (one Pyodide start) for the module;
+the tests run in order on it."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.widgets.conftest import Sim
+
+CHAPTER = "05-leases.html"   # live-queue: 3 workers, 6 jobs, lease 5 s, jobs of 2 s
+
+
+@pytest.fixture(scope="module")
+def sim(module_page, real_site):
+    module_page.goto(real_site.at(CHAPTER))
+    return Sim(module_page, "live-queue")
+
+
+def worker(sim, number):
+    return sim.root.locator(f'.lq-worker[data-worker="{number}"]')
+
+
+def status(sim, job_id):
+    return sim.row(job_id).locator("td").nth(0)
+
+
+def test_the_starting_state_is_there_before_python(sim):
+    assert sim.state() == "idle"
+    expect(sim.button("Start the simulation")).to_be_visible()
+    expect(sim.root.locator('tbody[data-part="jobs"] tr')).to_have_count(6)
+    expect(status(sim, 6)).to_have_text("queued")
+    expect(sim.part("outcome")).to_have_text("0 of 6 jobs done, 0 emails sent.")
+    expect(sim.button("Kill worker 3")).to_be_disabled()
+
+
+def test_a_killed_workers_job_is_claimed_again_after_the_lease_and_done_on_attempt_2(sim):
+    sim.start()
+    sim.button("Play").click()
+    expect(worker(sim, 1)).to_have_attribute("data-state", re.compile("claimed|working"))
+    sim.button("Kill worker 1").click()
+    expect(worker(sim, 1)).to_have_attribute("data-state", "killed")
+    expect(sim.button("Restart worker 1")).to_be_visible()
+    expect(status(sim, 1)).to_have_text("running")          # nobody works on it, yet it stays running
+    assert sim.cells(1)[2] == "1"                           # attempts
+    expect(worker(sim, 1).locator(".lq-lease-text")).to_contain_text("Job 1's lease")
+    sim.set_speed("10")
+    expect(status(sim, 1)).to_have_text("done", timeout=60_000)
+    sim.button("Pause").click()
+    cells = sim.cells(1)
+    assert cells[:3] == ["1", "done", "2"]                 # done on attempt 2
+    log = sim.log()
+    assert "worker 1 was killed holding job 1" in log
+    assert re.search(r"job 1's lease ran out \(worker 1, which held it, is dead\)", log)
+    assert re.search(r"worker [23] claimed job 1 again \(attempt 2, token \d+\)", log)
+    assert sim.time() >= 5.0                                # not before the lease ran out
+
+
+def test_add_worker_enqueue_and_burst(sim):
+    sim.button("Add worker").click()
+    expect(worker(sim, 4)).to_be_visible()
+    expect(sim.button("Kill worker 4")).to_be_enabled()
+    sim.button("Enqueue job").click()
+    expect(sim.row(7)).to_be_visible()
+    expect(status(sim, 7)).to_have_text("queued")
+    sim.button("Burst of 100 jobs").click()
+    expect(sim.part("jobs-note")).to_contain_text("(showing 100 of 107")
+    expect(sim.part("depth")).to_have_text("101")
+    assert "jobs 8–107 enqueued" in sim.log()
+    points = sim.part("depth-line").get_attribute("points")
+    sim.button("Step").click()
+    expect(sim.part("depth-line")).not_to_have_attribute("points", points)   # the chart moved on
+
+
+def test_a_bad_lease_gets_the_simulations_message_next_to_the_field(sim):
+    lease = sim.field("Lease (s)")
+    before = sim.time()
+    lease.fill("-1")
+    lease.press("Enter")
+    error = sim.root.locator('[data-field="lease"] [data-part="error"]')
+    expect(error).to_have_text("Lease (s): must be from 0.5 to 600, got -1")
+    expect(lease).to_have_attribute("aria-invalid", "true")
+    assert sim.state() == "ready" and sim.time() == before   # nothing restarted, nothing lost
+    lease.fill("2")
+    lease.press("Tab")
+    expect(error).to_have_text("")
+    expect(lease).not_to_have_attribute("aria-invalid", "true")
+    expect(sim.part("log")).to_contain_text("Lease (s) is now 2.0")
+
+
+def test_a_setting_that_needs_a_fresh_run_starts_one(sim):
+    sim.root.get_by_text("More settings").click()
+    workers = sim.field("Workers")
+    workers.fill("5")
+    workers.press("Enter")
+    expect(worker(sim, 5)).to_be_visible()
+    expect(sim.root.locator(".lq-worker")).to_have_count(5)
+    expect(sim.part("time")).to_have_text("0 s")
+    expect(sim.part("log")).to_contain_text("Started again: Workers is now 5.")
+    expect(sim.field("Lease (s)")).to_have_value("2")       # the lease set before carries over
+    workers.fill("1.5")
+    workers.press("Enter")
+    expect(sim.root.locator('[data-field="workers"] [data-part="error"]')).to_have_text(
+        "Workers: must be a whole number from 1 to 64, got '1.5'")
+    expect(sim.root.locator(".lq-worker")).to_have_count(5)   # the run it had goes on
+
+
+def test_reset_and_the_chapters_settings(sim):
+    sim.button("Use the chapter’s settings").click()
+    expect(sim.root.locator(".lq-worker")).to_have_count(3)
+    expect(sim.field("Lease (s)")).to_have_value("5")
+    expect(sim.root.locator('[data-field="workers"] [data-part="error"]')).to_have_text("")
+    sim.button("Step").click()
+    expect(sim.part("time")).to_have_text("0.1 s")
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 s")
+    expect(sim.part("outcome")).to_have_text("0 of 6 jobs done, 0 emails sent.")
