@@ -110,6 +110,7 @@ def crawl(base: str, start: list[str], search_index: str | None = "search-index.
         return url[len(base):] if url.startswith(base) else url
 
     queue = [urljoin(base, page) for page in start]
+    starts = set(queue)
     seen_pages: set[str] = set()
     while queue:
         url = queue.pop(0)
@@ -118,7 +119,8 @@ def crawl(base: str, start: list[str], search_index: str | None = "search-index.
         seen_pages.add(url)
         status, kind = get(url)
         if status != 200:
-            result.problems.append(f"{name(url)}: HTTP {status or kind}")
+            if url in starts:   # a page found by a link is reported with that link
+                result.problems.append(f"{name(url)}: HTTP {status or kind}")
             continue
         reader = _PageReader(name(url), url)
         reader.feed(result.bodies[url].decode("utf-8"))

@@ -46,6 +46,7 @@ export default class LiveQueueWidget extends Widget {
   drawWorkers(s) {
     const cards = this.workerList.children;
     while (cards.length < s.workers.length) this.workerList.append(this.card(cards.length + 1));
+    while (cards.length > s.workers.length) this.workerList.lastElementChild.remove();
     const leases = new Map(s.jobs.filter((job) => job.status === "running").map((job) => [job.id, job.lease_left]));
     const lease = s.settings.lease;
     s.workers.forEach((w, index) => {
