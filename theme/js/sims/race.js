@@ -47,7 +47,7 @@ export default class RaceWidget extends Widget {
       this.outboxKey = JSON.stringify(s.emails);
       list.replaceChildren(...items.map(([mail, repeat]) => el("li", { class: repeat ? "race-duplicate" : null },
         `${mail.address}, from worker ${mail.worker} (job ${mail.job})`,
-        repeat ? el("span", { class: "sim-chip status-dead" }, "duplicate") : null)));
+        repeat ? " " : null, repeat ? el("span", { class: "sim-chip status-dead" }, "duplicate") : null)));
     }
     this.part("outbox-empty").hidden = items.length > 0;
   }

@@ -446,11 +446,10 @@ export class Widget {
 
   /** The words of a ParamError, with the field's own label: "Lease (s): must be from ...". */
   explain(error) {
-    const box = error.field && this.fieldBox(error.field);
-    const label = box && box.querySelector("label");
     const text = String(error.message || "");
-    const rest = error.field && text.startsWith(`${error.field}: `) ? text.slice(error.field.length + 2) : text;
-    return label ? `${label.textContent.trim()}: ${rest.replace(/got ''$/, "got nothing")}` : text;
+    if (!error.field || !this.fieldBox(error.field)) return text;
+    const rest = text.startsWith(`${error.field}: `) ? text.slice(error.field.length + 2) : text;
+    return `${this.fieldLabel(error.field)}: ${rest.replace(/got ''$/, "got nothing")}`;
   }
 
   /** The parameters of a fresh run after the reader set `name` to `value`. */
@@ -483,16 +482,24 @@ export class Widget {
     }
     this.pause();
     this.params = params;
-    const label = this.fieldBox(name).querySelector("label");
-    this.log.note(`Started again: ${label ? label.textContent.trim() : name} is now ${this.showValue(value)}.`);
+    this.log.note(`Started again: ${this.describe(name, value)}.`);
     this.started(reply.snapshot);
     if (wasPlaying) this.play();
   }
 
-  showValue(value) {
-    if (value === true) return "on";
-    if (value === false) return "off";
-    return String(value);
+  /** A field's visible name: its legend (a group of radios) or its label. */
+  fieldLabel(name) {
+    const box = this.fieldBox(name);
+    const title = box && (box.querySelector(":scope > legend") || box.querySelector(":scope > label, :scope > .sim-check"));
+    return title ? title.textContent.trim() : name;
+  }
+
+  /** A new setting in words: "Lease (s) is now 2", or a chosen radio's own words. */
+  describe(name, value) {
+    const radio = this.fieldBox(name).querySelector("input[type=radio]:checked");
+    if (radio) return radio.closest("label").textContent.trim();
+    const shown = value === true ? "on" : value === false ? "off" : String(value);
+    return `${this.fieldLabel(name)} is now ${shown}`;
   }
 
   async useChapterSettings() {

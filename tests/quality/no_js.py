@@ -1,0 +1,85 @@
+"""Read a page with JavaScript off, as a reader with scripts blocked (or a search engine) does.
+
+What must hold: every piece of reading text is shown (prose, code, transcripts, diagrams, tables,
+answers, which are native <details>), each simulation shows its starting state (a table) and its
+words for readers without JavaScript, and every link is shown and goes somewhere. What may be
+hidden: controls that only scripts can work (buttons, form fields, `.js-only` parts), the search
+dialog, and the inside of a closed <details> (one click opens it, with no script).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+HIDDEN_TEXT = """() => {
+  const shown = (e) => e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    const parent = node.parentElement;
+    if (!text || parent.closest("script, style, template, noscript, button, select, dialog, .sim")) continue;
+    const fold = parent.closest("details:not([open])");
+    if (fold && !parent.closest("summary")) continue;   // folded: opens without a script
+    if (!shown(parent)) {
+      const where = parent.closest("[id]");
+      found.push(`<${parent.tagName.toLowerCase()}${where ? " in #" + where.id : ""}> ${text.slice(0, 80)}`);
+    }
+  }
+  return found;
+}"""
+
+LINK_PROBLEMS = """() => {
+  const shown = (e) => e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const found = [];
+  for (const a of document.querySelectorAll("a")) {
+    if (a.closest("dialog, details:not([open]) > :not(summary)")) continue;
+    const href = a.getAttribute("href");
+    const name = a.textContent.trim().slice(0, 60) || a.getAttribute("aria-label") || "(no text)";
+    if (href === null) found.push(`<a> ${name}: no href`);
+    else if (href === "#" || href.trim().toLowerCase().startsWith("javascript:")) found.push(`<a href="${href}"> ${name}: needs a script`);
+    else if (!shown(a)) found.push(`<a href="${href}"> ${name}: hidden`);
+  }
+  return found;
+}"""
+
+SIMULATIONS = """() => [...document.querySelectorAll(".sim[data-sim]")].map((root) => {
+  const shown = (e) => e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const tables = [...root.querySelectorAll("table")].filter(shown);
+  const about = [...root.querySelectorAll(".sim-about")].filter(shown);
+  return { id: root.id, sim: root.dataset.sim,
+           rows: tables.reduce((n, t) => n + t.querySelectorAll("tbody tr").length, 0),
+           tables: tables.length, about: about.map((e) => e.textContent.trim()).join(" ") };
+})"""
+
+READING_WORDS = """() => {
+  const main = document.querySelector("main");
+  if (!main) return [];
+  const copy = main.cloneNode(true);
+  copy.querySelectorAll(".sim, button, select, script, style, template, dialog").forEach((e) => e.remove());
+  return copy.textContent.split(/\\s+/).filter(Boolean);
+}"""
+
+
+@dataclasses.dataclass
+class NoJsReading:
+    """What a page shows with JavaScript off; each list but `words` is a list of problems."""
+
+    page: str
+    hidden_text: list[str]
+    links: list[str]
+    simulations: list[str]
+    words: list[str]
+
+
+def read_without_js(page, url: str, name: str) -> NoJsReading:
+    """Load `url` in `page` (whose context has JavaScript disabled) and read it."""
+    page.goto(url)
+    sims = []
+    for sim in page.evaluate(SIMULATIONS):
+        label = f"#{sim['id']} ({sim['sim']})"
+        if not sim["tables"]:
+            sims.append(f"{label}: no table of its starting state is shown")
+        if not sim["about"]:
+            sims.append(f"{label}: no text for readers without JavaScript is shown (.sim-about)")
+    return NoJsReading(name, page.evaluate(HIDDEN_TEXT), page.evaluate(LINK_PROBLEMS), sims,
+                       page.evaluate(READING_WORDS))
