@@ -46,17 +46,25 @@ SIMULATIONS = """() => [...document.querySelectorAll(".sim[data-sim]")].map((roo
   const shown = (e) => e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   const tables = [...root.querySelectorAll("table")].filter(shown);
   const about = [...root.querySelectorAll(".sim-about")].filter(shown);
-  return { id: root.id, sim: root.dataset.sim,
-           rows: tables.reduce((n, t) => n + t.querySelectorAll("tbody tr").length, 0),
-           tables: tables.length, about: about.map((e) => e.textContent.trim()).join(" ") };
+  return { id: root.id, sim: root.dataset.sim, tables: tables.length,
+           about: about.map((e) => e.textContent.trim()).join(" ") };
 })"""
 
+# The words of <main> a reader can read: shown, or folded in a <details> (one click opens it).
+# Simulations are checked on their own; controls are not reading.
 READING_WORDS = """() => {
   const main = document.querySelector("main");
   if (!main) return [];
-  const copy = main.cloneNode(true);
-  copy.querySelectorAll(".sim, button, select, script, style, template, dialog").forEach((e) => e.remove());
-  return copy.textContent.split(/\\s+/).filter(Boolean);
+  const words = [];
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (parent.closest(".sim, button, select, script, style, template, dialog")) continue;
+    const folded = parent.closest("details:not([open])") && !parent.closest("summary");
+    if (!folded && !parent.checkVisibility({ visibilityProperty: true })) continue;
+    words.push(...node.textContent.split(/\\s+/).filter(Boolean));
+  }
+  return words;
 }"""
 
 
@@ -71,6 +79,11 @@ class NoJsReading:
     words: list[str]
 
 
+def reading_words(page) -> list[str]:
+    """The words of <main> a reader reads in `page` as it is now (no simulation, no control)."""
+    return page.evaluate(READING_WORDS)
+
+
 def read_without_js(page, url: str, name: str) -> NoJsReading:
     """Load `url` in `page` (whose context has JavaScript disabled) and read it."""
     page.goto(url)
@@ -82,4 +95,4 @@ def read_without_js(page, url: str, name: str) -> NoJsReading:
         if not sim["about"]:
             sims.append(f"{label}: no text for readers without JavaScript is shown (.sim-about)")
     return NoJsReading(name, page.evaluate(HIDDEN_TEXT), page.evaluate(LINK_PROBLEMS), sims,
-                       page.evaluate(READING_WORDS))
+                       reading_words(page))

@@ -34,15 +34,6 @@ SAVE_DATA = """(() => {
   if (info) Object.defineProperty(Object.getPrototypeOf(info), "saveData", { get: () => true });
 })();"""
 
-# Words a reader reads in <main>: no simulation (it is checked on its own), no control.
-READING_WORDS = """() => {
-  const main = document.querySelector("main");
-  if (!main) return [];
-  const copy = main.cloneNode(true);
-  copy.querySelectorAll(".sim, button, select, script, style, template, dialog").forEach((e) => e.remove());
-  return copy.textContent.split(/\\s+/).filter(Boolean);
-}"""
-
 WIDGET_STATES = """(selector) => [...document.querySelectorAll(selector)].map((root) => ({
   id: root.id, sim: root.dataset.sim, state: root.dataset.state,
   message: root.dataset.state === "error" ? root.innerText.slice(0, 300) : "" }))"""
@@ -65,7 +56,8 @@ CSP_PROBE = """() => new Promise((resolve) => {
 
 # Every control a reader can use now: [selector for it, kind, name], in page order.
 CONTROLS = """() => {
-  const visible = (e) => e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  // Not opacity: a copy button is transparent until the pointer is over its code block.
+  const visible = (e) => e.checkVisibility({ visibilityProperty: true });
   const found = [];
   document.querySelectorAll("button, select, input, textarea, summary").forEach((e, i) => {
     if (e.closest("dialog") || e.disabled || !visible(e)) return;
@@ -83,7 +75,7 @@ CONTROLS = """() => {
 @dataclasses.dataclass
 class Audit:
     """What one page did while it was used. Every list of strings is a list of problems, except
-    `requests`, `controls_used` and `words`."""
+    `requests`, `controls_used` and `csp_blocked`."""
 
     page: str
     url: str
@@ -96,7 +88,7 @@ class Audit:
     controls: list[str] = dataclasses.field(default_factory=list)         # could not be used
     controls_used: list[str] = dataclasses.field(default_factory=list)
     csp: list[str] = dataclasses.field(default_factory=list)              # ran despite the CSP
-    words: list[str] = dataclasses.field(default_factory=list)            # reading text, JS on
+    csp_blocked: list[str] = dataclasses.field(default_factory=list)      # directives that blocked
     broken: str = ""                                                       # the audit itself failed
     seconds: float = 0.0
 
@@ -167,18 +159,21 @@ def _axe_both(page, audit: Audit, phase: str, include: str | None = None) -> Non
     page.emulate_media(color_scheme="light")
 
 
-def _wait_for_widgets(page, audit: Audit, state: str, seconds: float) -> bool:
-    """Wait until every widget is in `state`; a widget in `error` stops the wait at once."""
-    deadline = time.monotonic() + seconds
+def _wait_for_widgets(page, audit: Audit, state: str, seconds: float, idle_seconds: float = 20) -> bool:
+    """Wait until every widget is in `state`. A widget in `error` stops the wait at once, and so
+    does one still `idle` after `idle_seconds` when waiting for another state (Start did nothing)."""
+    started = time.monotonic()
     while True:
         widgets = page.evaluate(WIDGET_STATES, SIMS)
+        waited = time.monotonic() - started
         errors = [w for w in widgets if w["state"] == "error"]
         others = [w for w in widgets if w["state"] != state]
-        if errors or not others or time.monotonic() > deadline:
+        stuck = state != "idle" and waited > idle_seconds and any(w["state"] == "idle" for w in others)
+        if errors or not others or stuck or waited > seconds:
             break
         page.wait_for_timeout(250)
     for w in errors or others:
-        audit.widgets.append(f"#{w['id']} ({w['sim']}) is {w['state']}, not {state}"
+        audit.widgets.append(f"#{w['id']} ({w['sim']}) is {w['state']}, not {state}, after {waited:.0f} s"
                              + (f": {' '.join(w['message'].split())}" if w["message"] else ""))
     return not (errors or others)
 
@@ -214,7 +209,7 @@ def _use_controls(page, audit: Audit) -> None:
                 audit.controls.append(f"{label}: {str(error).splitlines()[0]}")
 
 
-def _use_search(page, audit: Audit) -> None:
+def _use_search(page, audit: Audit, axe: bool) -> None:
     button = page.locator("#search-open")
     if not button.count() or not button.is_visible():
         return
@@ -226,12 +221,17 @@ def _use_search(page, audit: Audit) -> None:
         audit.controls_used.append("search 'lease'")
     except Exception as error:   # noqa: BLE001
         audit.controls.append(f"search: no result listed for 'lease' ({str(error).splitlines()[0]})")
-    _axe_both(page, audit, "search dialog", "#search-dialog")
+    if axe:
+        _axe_both(page, audit, "search dialog", "#search-dialog")
     page.keyboard.press("Escape")
 
 
-def audit_page(browser, url: str, name: str, use_controls: bool = True) -> Audit:
-    """Load `url` in a fresh context of `browser` and audit it (see the module docstring)."""
+def audit_page(browser, url: str, name: str, *, axe: bool = True, controls: bool = True) -> Audit:
+    """Load `url` in a fresh context of `browser` and audit it (see the module docstring).
+
+    `axe=False` skips the accessibility runs and `controls=False` the use of every control
+    (simulations are still started, and search still used): a check of requests alone.
+    """
     started = time.monotonic()
     audit = Audit(name, url)
     context = browser.new_context(color_scheme="light", viewport={"width": 1280, "height": 900})
@@ -242,29 +242,30 @@ def audit_page(browser, url: str, name: str, use_controls: bool = True) -> Audit
         page = context.new_page()
         page.goto(url, wait_until="load")
         page.wait_for_load_state("networkidle")
-        audit.words = page.evaluate(READING_WORDS)
         has_sims = page.locator(SIMS).count() > 0
         if has_sims:
             _wait_for_widgets(page, audit, "idle", 5)
-        _axe_both(page, audit, "page")
+        if axe:
+            _axe_both(page, audit, "page")
         if has_sims:
             for start in page.locator(f'{SIMS} [data-action="start"]').all():
                 if start.is_visible() and start.is_enabled():
                     start.click(timeout=CLICK_MS)
-            if _wait_for_widgets(page, audit, "ready", READY_SECONDS):
+            if _wait_for_widgets(page, audit, "ready", READY_SECONDS) and axe:
                 _axe_both(page, audit, "simulations ready", SIMS)
-        if use_controls:
+        if controls:
             _use_controls(page, audit)
             page.wait_for_timeout(500)
-            if has_sims:
+            if has_sims and axe:
                 _axe_both(page, audit, "simulations used", SIMS)
-            _use_search(page, audit)
+        _use_search(page, audit, axe)
         page.wait_for_load_state("networkidle")
-        if has_sims and use_controls:
+        if has_sims and controls:
             _wait_for_widgets(page, audit, "ready", 10)
         recorder.on = False   # the probe below makes the browser report blocked scripts
         probe = page.evaluate(CSP_PROBE)
         audit.csp = [f"{what} ran: the Content-Security-Policy did not block it" for what in probe["ran"]]
+        audit.csp_blocked = probe["blocked"]
     except Exception as error:   # noqa: BLE001 - reported by every check of this page
         audit.broken = f"{type(error).__name__}: {error}"
     finally:

@@ -87,12 +87,14 @@ export default class CrashTimingWidget extends Widget {
       this.lanesKey = key;
       for (const lane of this.body.querySelectorAll(".ct-lane")) this.drawLane(lane, s, span, at);
     }
-    let now = this.body.querySelector(".ct-now");
-    if (!now) {
-      now = el("span", { class: "ct-now" });
-      this.part("lanes").append(now);
+    for (const track of this.body.querySelectorAll(".ct-track")) {
+      let now = track.querySelector(".ct-now");
+      if (!now) {
+        now = el("span", { class: "ct-now" });
+        track.append(now);
+      }
+      now.style.insetInlineStart = at(Math.min(s.time, span));
     }
-    now.style.insetInlineStart = `calc(var(--ct-label) + (100% - var(--ct-label)) * ${(Math.min(s.time, span) / span).toFixed(4)})`;
   }
 
   /** One worker's lane: its leases as bars, its moments as labels starting at their time,

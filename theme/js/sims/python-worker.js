@@ -11,11 +11,14 @@
 //
 // Failures are caught here, where they happen: a missing file or a wasm file served with the
 // wrong type would otherwise leave loadPyodide() hanging forever (see the project's pyodide notes).
+// After reporting one, the worker waits to be terminated by the page: nothing is thrown, so no
+// error escapes to the page's console.
 
 const realFetch = globalThis.fetch.bind(globalThis);
 let handle = null;
 let failed = false;
-let download = { loaded: 0, total: 0, open: 0 };
+const download = { loaded: 0, total: 0, open: 0 };   // bytes so far, expected, requests not finished
+const never = () => new Promise(() => {});           // what a failed fetch gives Pyodide: the page ends it
 
 function post(message) {
   postMessage(message);
@@ -35,8 +38,7 @@ function fileName(url) {
 // of the download has arrived. The original goes to Pyodide untouched (streaming compilation
 // and the browser's compiled-wasm cache both keep working).
 async function count(response) {
-  if (!response.body) return;
-  download.open += 1;
+  if (!response.body) return finished();
   const reader = response.body.getReader();
   let lastPost = 0;
   try {
@@ -53,30 +55,35 @@ async function count(response) {
   } catch (error) {
     // The original stream fails the same way; Pyodide's own error path reports it.
   } finally {
-    download.open -= 1;
-    post({ type: "progress", stage: download.open ? "download" : "start", loaded: download.loaded,
-           total: download.total });
+    finished();
   }
+}
+
+function finished() {
+  download.open -= 1;
+  post({ type: "progress", stage: download.open ? "download" : "start", loaded: download.loaded,
+         total: download.total });
 }
 
 // Pyodide calls the global fetch() for its wasm, its standard library and its lock file.
 async function watchedFetch(input, init) {
   const url = input instanceof Request ? input.url : String(input);
   let response;
+  download.open += 1;   // until its body has arrived: a request with no answer yet counts too
   try {
     response = await realFetch(input, init);
   } catch (error) {
     fail("network", `${fileName(url)} could not be fetched (${error.message || error}).`);
-    throw error;
+    return never();
   }
   if (!response.ok) {
     fail("missing", `${fileName(url)}: the server answered HTTP ${response.status}.`);
-    throw new Error(`HTTP ${response.status} for ${url}`);
+    return never();
   }
   const type = (response.headers.get("content-type") || "").split(";")[0].trim();
   if (url.split("?")[0].endsWith(".wasm") && type !== "application/wasm") {
     fail("wasm-type", `the server sends ${fileName(url)} as "${type || "no type"}", not "application/wasm".`);
-    throw new TypeError(`wrong MIME type for ${url}`);
+    return never();
   }
   count(response.clone());
   return response;

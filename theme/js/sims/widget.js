@@ -151,15 +151,17 @@ export class Widget {
     let params = { ...this.chapter };
     if (link) params = { ...params, ...link.params };
     let reply = await this.send({ op: "create", sim: this.sim, params });
+    let replay = link;
     if (!reply.ok && link && reply.error.type === "ParamError") {
       this.say(`This page's link could not set up this simulation (${reply.error.message}), so it shows the chapter's own settings.`);
       params = { ...this.chapter };
+      replay = null;
       reply = await this.send({ op: "create", sim: this.sim, params });
     }
     if (!reply.ok) return this.bug(reply);
     this.params = params;
     this.started(reply.snapshot);
-    if (link) await this.replay(link);
+    if (replay) await this.replay(replay);
     this.setState("ready");
     this.announce("The simulation is ready.");
   }
@@ -170,7 +172,12 @@ export class Widget {
       if (!(await this.runUntil(action.time))) return;
       const reply = await this.send({ op: "act", name: action.name, args: action.args });
       if (!reply.ok) {
-        this.say(`This page's link asked for an action the simulation refused (${reply.error.message}); the run stops there.`);
+        const back = await this.send({ op: "create", sim: this.sim, params: { ...this.chapter } });
+        if (!back.ok) return this.bug(back);
+        this.params = { ...this.chapter };
+        this.log.clear();
+        this.started(back.snapshot);
+        this.say(`This page's link asked for an action the simulation refused (${reply.error.message}), so it shows the chapter's own settings.`);
         return;
       }
       this.actions.push(action);

@@ -1,0 +1,203 @@
+"""The simulation widgets' figures, from one browser run: python3 bench/bench_widgets.py
+
+ready       the reader's click on Start to the first simulation frame drawn, over a bare page
+            that only loads Pyodide and imports sqlite3 (bench/pages/bare.html); median of
+            --rounds cold starts each, alternated (goal: at most 1.05)
+step        live-queue's step() in Pyodide in Chromium over CPython, on the same scenario
+            (bench/core_scenarios.py, live_queue_step_times: 16 workers, 1,000 jobs; goal: at most 2)
+smoothness  main-thread long tasks (over 50 ms) while a live-queue plays for 10 seconds: chapter
+            9's (3 workers, 60 jobs, crashes) at 1x, and 16 workers with 1,000 jobs at 10x (goal: none)
+weight      bytes a chapter page transfers before any interaction (goal: under 60 KB), as served
+            here (no compression) and gzipped (as GitHub Pages serves it)
+
+Builds the site into a temporary folder, adds bench/pages/ as bench/, serves it on localhost and
+drives Debian's Chromium (or Playwright's own). The machine is shared and noisy: read the figures
+as ratios from one run, not as limits.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE)]
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from builder import Config, build_site  # noqa: E402
+from builder.serve import make_server, serve_in_background  # noqa: E402
+
+CHROMIUM_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SAVE_DATA = """(() => {   // the reader saves data: a widget starts only when its Start is pressed
+  const info = navigator.connection;
+  if (info) Object.defineProperty(Object.getPrototypeOf(info), "saveData", { get: () => true });
+})();"""
+WATCH_READY = """(id) => new Promise((resolve) => {
+  const root = document.getElementById(id);
+  let clicked = null;
+  root.addEventListener("click", (event) => { clicked ??= event.timeStamp; }, { capture: true });
+  new MutationObserver(() => {
+    if (root.dataset.state === "ready") resolve(performance.now() - clicked);
+  }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
+})"""
+LONG_TASKS = """() => {
+  window.__long = []; window.__frames = 0;
+  new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => e.duration)))
+    .observe({ type: "longtask" });
+  const count = () => { window.__frames += 1; requestAnimationFrame(count); };
+  requestAnimationFrame(count);
+}"""
+CHAPTERS_WITH_SIMS = ("03-the-queue.html", "04-the-worker.html", "05-leases.html", "06-retry.html",
+                      "07-did-it-happen.html", "08-idempotency.html", "09-capstone.html", "10-the-real-world.html")
+
+
+def chromium_path() -> str | None:
+    found = shutil.which("chromium")
+    return found if found and Path(found).is_file() else None
+
+
+def ready_times(browser, url: str, rounds: int) -> tuple[list[float], list[float]]:
+    """(bare page, widget) milliseconds from click to ready, each in a fresh (cold) context."""
+    bare, widget = [], []
+    for _ in range(rounds):
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(url + "bench/bare.html")
+        page.click("#start")
+        page.wait_for_selector('#result[data-state="ready"]', timeout=180_000)
+        bare.append(float(page.get_attribute("#result", "data-ms")))
+        context.close()
+
+        context = browser.new_context()
+        context.add_init_script(SAVE_DATA)
+        page = context.new_page()
+        page.goto(url + "05-leases.html")
+        page.wait_for_selector("html[data-sims-ready]")
+        root = page.locator('.sim[data-sim="live-queue"]').first
+        waiting = page.evaluate_handle(WATCH_READY, root.get_attribute("id"))
+        root.get_by_role("button", name="Start the simulation").click()
+        widget.append(page.evaluate("(promise) => promise", waiting))
+        context.close()
+    return bare, widget
+
+
+def pyodide_step_seconds(browser, url: str, bundle: str) -> float:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{url}bench/step.html?bundle=../{bundle}")
+    page.wait_for_selector('#result[data-state="ready"]', timeout=300_000)
+    seconds = float(page.get_attribute("#result", "data-seconds"))
+    context.close()
+    return seconds
+
+
+def smoothness(browser, url: str, page_name: str, query: str, speed: str) -> dict:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(SAVE_DATA)
+    page = context.new_page()
+    page.goto(f"{url}{page_name}{query}")
+    root = page.locator('.sim[data-sim="live-queue"]').first
+    sim_id = root.get_attribute("id")
+    if root.get_attribute("data-state") == "idle":
+        root.get_by_role("button", name="Start the simulation").click()
+    page.wait_for_selector(f'#{sim_id}[data-state="ready"]', timeout=180_000)
+    root.locator('[data-control="speed"]').select_option(speed)
+    start_time = float(root.locator('[data-part="time"]').inner_text().split()[0])
+    page.evaluate(LONG_TASKS)
+    root.get_by_role("button", name="Play", exact=True).click()
+    page.wait_for_timeout(10_000)
+    root.get_by_role("button", name="Pause", exact=True).click()
+    long_tasks = page.evaluate("() => window.__long")
+    frames = page.evaluate("() => window.__frames")
+    end_time = float(root.locator('[data-part="time"]').inner_text().split()[0])
+    context.close()
+    return {"long": long_tasks, "fps": frames / 10, "virtual": end_time - start_time}
+
+
+def weight(browser, url: str, page_name: str) -> dict:
+    """Bytes a fresh reader's page fetches before they do anything (nothing scrolled)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    responses = []
+    page.on("response", responses.append)
+    page.goto(url + page_name, wait_until="networkidle")
+    page.wait_for_timeout(1500)
+    raw = gzipped = 0
+    names = []
+    for response in responses:
+        body = response.body()
+        raw += len(body)
+        gzipped += len(gzip.compress(body, 6))
+        names.append(response.url[len(url):].split("?")[0])
+    context.close()
+    return {"raw": raw, "gzip": gzipped, "files": names}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=3, help="cold starts per side for `ready` (default 3)")
+    args = parser.parse_args()
+    import core_scenarios
+
+    with tempfile.TemporaryDirectory() as temp:
+        site = Path(temp) / "site"
+        build_site(Config(root=ROOT, out=site))
+        (site / "bench").mkdir()
+        for path in (HERE / "pages").iterdir():
+            shutil.copy(path, site / "bench" / path.name)
+        shutil.copy(HERE / "core_scenarios.py", site / "bench" / "core_scenarios.py")
+        bundle = next(site.glob("assets/py/simulations.json")).relative_to(site).as_posix()
+        server = make_server(site, port=0, quiet=True)
+        serve_in_background(server)
+        url = f"http://127.0.0.1:{server.server_port}/"
+        with sync_playwright() as playwright:
+            executable = chromium_path()
+            browser = playwright.chromium.launch(args=CHROMIUM_ARGS, **({"executable_path": executable} if executable else {}))
+            print(f"Chromium {browser.version}; {args.rounds} cold starts per side\n")
+
+            bare, widget = ready_times(browser, url, args.rounds)
+            ratio = statistics.median(widget) / statistics.median(bare)
+            print(f"ready       bare Pyodide + sqlite3: {' '.join(f'{ms:5.0f}' for ms in bare)} ms "
+                  f"(median {statistics.median(bare):.0f})")
+            print(f"            Start -> first frame:   {' '.join(f'{ms:5.0f}' for ms in widget)} ms "
+                  f"(median {statistics.median(widget):.0f})")
+            print(f"            ratio {ratio:.3f}   (goal <= 1.05)\n")
+
+            started = time.perf_counter()
+            cpython = statistics.median(core_scenarios.live_queue_step_times())
+            pyodide = pyodide_step_seconds(browser, url, bundle)
+            print(f"step        live-queue step(), 16 workers, 1,000 jobs: CPython {cpython * 1e6:.1f} us, "
+                  f"Pyodide in Chromium {pyodide * 1e6:.1f} us")
+            print(f"            ratio {pyodide / cpython:.2f}   (goal <= 2)   [{time.perf_counter() - started:.0f} s]\n")
+
+            for label, page_name, query, speed in (
+                    ("chapter 9's live-queue at 1x", "09-capstone.html", "", "1"),
+                    ("16 workers, 1,000 jobs at 10x", "05-leases.html",
+                     "?sim-1.workers=16&sim-1.jobs=1000&sim-1.duration=2#sim-1", "10")):
+                result = smoothness(browser, url, page_name, query, speed)
+                longest = max(result["long"], default=0)
+                print(f"smoothness  {label}: {len(result['long'])} long tasks (longest {longest:.0f} ms), "
+                      f"{result['fps']:.0f} frames/s, {result['virtual']:.1f} virtual s in 10 s")
+            print("            (goal: no long task)\n")
+
+            print("weight      before any interaction (served here / gzipped):")
+            for page_name in CHAPTERS_WITH_SIMS:
+                result = weight(browser, url, page_name)
+                python = [name for name in result["files"] if name.startswith(("pyodide/", "assets/py/"))]
+                print(f"            {page_name:24} {result['raw'] / 1000:6.1f} KB / {result['gzip'] / 1000:5.1f} KB "
+                      f"in {len(result['files'])} files" + (f"  PYTHON FETCHED: {python}" if python else ""))
+            print("            (goal: under 60 KB)")
+            browser.close()
+        server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,12 @@
+// Runs step-worker.js and puts the median step time (seconds) in #result's data-seconds.
+const result = document.getElementById("result");
+const worker = new Worker(new URL("step-worker.js", import.meta.url), { type: "module" });
+worker.addEventListener("message", ({ data }) => {
+  result.dataset.seconds = String(data);
+  result.dataset.state = "ready";
+});
+worker.postMessage({
+  indexURL: new URL("../pyodide/", location.href).href,
+  bundleURL: new URL(new URLSearchParams(location.search).get("bundle"), location.href).href,
+  scenariosURL: new URL("core_scenarios.py", location.href).href,
+});

@@ -1,0 +1,160 @@
+"""Fixtures of the quality gates: the real site built once, served at the root and under a
+sub-path; the broken fixture pages served the same way; and each expensive result computed once
+per session and shared by every test that judges it (one browser audit per page, one vnu run
+for every page, one crawl per base URL, one reading per page with JavaScript off).
+
+Chromium comes from the browser tests' own fixture (Debian's Chromium when installed).
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from builder import BuildError, Config, build_site
+from builder.serve import make_server, serve_in_background
+from tests.browser.conftest import browser_type_launch_args  # noqa: F401 - the same Chromium
+from tests.conftest import ROOT
+from tests.quality import links, vnu
+from tests.quality.no_js import read_without_js, reading_words
+from tests.quality.page_audit import SAVE_DATA, audit_page
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SUB_PATH = "/guide/"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "quality: a site quality gate (tests/quality/)")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        path = item.nodeid.replace("\\", "/")
+        if "tests/quality/" in path:
+            item.add_marker(pytest.mark.quality)
+            if "browser" in item.fixturenames or "audits" in item.fixturenames:
+                item.add_marker(pytest.mark.browser)
+
+
+@dataclasses.dataclass
+class Served:
+    """One folder served twice: at the root of a host and under a sub-path."""
+
+    folder: Path
+    root: str   # e.g. http://127.0.0.1:4321/
+    sub: str    # e.g. http://127.0.0.1:4322/guide/
+
+    def url(self, base: str) -> str:
+        return self.root if base == "/" else self.sub
+
+
+def _serve(folder: Path):
+    servers = [make_server(folder, port=0, base=base, quiet=True) for base in ("/", SUB_PATH)]
+    for server in servers:
+        serve_in_background(server)
+    urls = [f"http://127.0.0.1:{s.server_port}{base}" for s, base in zip(servers, ("/", SUB_PATH))]
+    return servers, Served(folder, *urls)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The real guide, built once into a temporary folder and served."""
+    folder = tmp_path_factory.mktemp("quality-site") / "site"
+    try:
+        build_site(Config(root=ROOT, out=folder))
+    except BuildError as error:
+        pytest.fail(f"the guide does not build:\n{error}", pytrace=False)
+    servers, served = _serve(folder)
+    yield served
+    for server in servers:
+        server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def broken():
+    """tests/quality/fixtures/ served like the site (each page breaks one check; good.html none)."""
+    servers, served = _serve(FIXTURES)
+    yield served
+    for server in servers:
+        server.shutdown()
+
+
+class Cache:
+    """Computes `make(key)` once per key, and remembers a failure to report it every time."""
+
+    def __init__(self, make):
+        self.make, self.done = make, {}
+
+    def __call__(self, key):
+        if key not in self.done:
+            try:
+                self.done[key] = (True, self.make(key))
+            except Exception as error:   # noqa: BLE001
+                self.done[key] = (False, f"{type(error).__name__}: {error}")
+        ok, value = self.done[key]
+        if not ok:
+            pytest.fail(f"{key}: could not be checked: {value}", pytrace=False)
+        return value
+
+
+@pytest.fixture(scope="session")
+def audits(browser, site, broken):
+    """audits(page) for a real page under the sub-path; audits(("fixture", page)) for a broken one;
+    audits(("root", page)) for a real page at the root, requests only (no axe, no controls)."""
+    def make(key):
+        where, name = key if isinstance(key, tuple) else ("site", key)
+        if where == "fixture":
+            return audit_page(browser, broken.sub + name, name)
+        if where == "root":
+            return audit_page(browser, site.root + name, name, axe=False, controls=False)
+        return audit_page(browser, site.sub + name, name)
+    return Cache(make)
+
+
+@pytest.fixture(scope="session")
+def validation(site):
+    """vnu's errors for every page of the built site and every fixture page, from ONE run:
+    {path relative to its folder: [errors]}; real pages are keyed by name, fixtures "fixtures/<name>"."""
+    real = sorted(site.folder.glob("*.html"))
+    fixtures = sorted(FIXTURES.glob("*.html"))
+    try:
+        found = vnu.validate(real + fixtures)
+    except vnu.ValidatorMissing as error:
+        pytest.fail(str(error), pytrace=False)
+    named = {path.name: found.get(path.resolve(), []) for path in real}
+    named.update({f"fixtures/{path.name}": found.get(path.resolve(), []) for path in fixtures})
+    return named
+
+
+@pytest.fixture(scope="session")
+def crawls(site, broken):
+    """crawls(base) -> the link crawl of the real site served at `base` ("/" or the sub-path);
+    crawls(("fixture", page)) -> the crawl of one fixture page alone."""
+    from tests.quality.site_pages import PAGES
+
+    def make(key):
+        if isinstance(key, tuple):
+            return links.crawl(broken.sub, [key[1]], search_index=None)
+        return links.crawl(site.url(key), PAGES)
+    return Cache(make)
+
+
+@pytest.fixture(scope="session")
+def no_js(browser, site, broken):
+    """no_js(page) -> (what a real page shows with JavaScript off, the reading words with it on);
+    no_js(("fixture", page)) for a fixture page."""
+    off = browser.new_context(java_script_enabled=False)
+    on = browser.new_context()
+    on.add_init_script(SAVE_DATA)   # simulations stay idle: only the page's text is compared
+    off_page, on_page = off.new_page(), on.new_page()
+
+    def make(key):
+        where, name = key if isinstance(key, tuple) else ("site", key)
+        url = (broken.sub if where == "fixture" else site.sub) + name
+        reading = read_without_js(off_page, url, name)
+        on_page.goto(url)
+        return reading, reading_words(on_page)
+    yield Cache(make)
+    off.close()
+    on.close()

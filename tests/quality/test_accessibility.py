@@ -1,0 +1,75 @@
+"""Accessibility: axe-core finds no violation on any page, in light and in dark mode, with its
+simulations idle (as the page loads), ready, and after every control was used, and in the
+search dialog. The dark runs emulate a dark system; a test below proves the theme's own dark
+toggle gives exactly the same colours, so those runs cover it too."""
+import pytest
+
+from tests.quality.checks import report, usable
+from tests.quality.site_pages import PAGES
+
+SCHEMES = ["light", "dark"]
+
+
+def _phases(audit, scheme):
+    return {phase for phase in audit.axe if phase.endswith(scheme)}
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("name", PAGES)
+def test_no_axe_violations(audits, name, scheme):
+    audit = audits(name)
+    usable(audit)
+    assert f"page, {scheme}" in audit.axe and f"search dialog, {scheme}" in audit.axe, sorted(audit.axe)
+    problems = audit.axe_problems(scheme)
+    assert not problems, report(f"{name} ({scheme}): axe-core", problems)
+
+
+def test_widgets_are_audited_idle_ready_and_used(audits):
+    audit = audits("guide.html")   # holds every simulation the chapters embed
+    usable(audit)
+    assert {"page, dark", "simulations ready, dark", "simulations used, dark"} <= _phases(audit, "dark"), \
+        f"{sorted(audit.axe)}; widgets: {audit.widgets}"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_control_fixture_passes(audits, scheme):
+    audit = audits(("fixture", "good.html"))
+    usable(audit)
+    assert _phases(audit, scheme) and audit.axe_problems(scheme) == []
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_an_image_without_alt_fails(audits, scheme):
+    problems = audits(("fixture", "missing-alt.html")).axe_problems(scheme)
+    assert any(p.startswith("[page, ") and "image-alt" in p for p in problems), problems
+
+
+def test_a_contrast_failure_in_dark_mode_only_fails_in_dark_mode(audits):
+    audit = audits(("fixture", "dark-contrast.html"))
+    assert not any("color-contrast" in p for p in audit.axe_problems("light")), audit.axe
+    assert any("color-contrast" in p and ".faint" in p for p in audit.axe_problems("dark")), audit.axe
+
+
+CUSTOM_PROPERTIES = """() => {
+  const style = getComputedStyle(document.documentElement);
+  const names = [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules])
+    .flatMap((rule) => rule.cssRules ? [...rule.cssRules] : [rule])
+    .flatMap((rule) => rule.style ? [...rule.style] : []).filter((name) => name.startsWith("--"));
+  return Object.fromEntries([...new Set(names)].sort().map((name) => [name, style.getPropertyValue(name).trim()]));
+}"""
+
+
+def test_the_dark_toggle_and_a_dark_system_give_the_same_colours(browser, site):
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(site.sub + "index.html")
+    system_dark = page.evaluate(CUSTOM_PROPERTIES)
+    page.emulate_media(color_scheme="light")
+    light = page.evaluate(CUSTOM_PROPERTIES)
+    page.get_by_role("button", name="Dark theme").click()
+    toggled_dark = page.evaluate(CUSTOM_PROPERTIES)
+    context.close()
+    assert system_dark != light and len(system_dark) > 20
+    different = {name: (system_dark[name], toggled_dark.get(name)) for name in system_dark
+                 if toggled_dark.get(name) != system_dark[name]}
+    assert not different, f"dark by toggle differs from dark by system (system, toggle): {different}"

@@ -1,0 +1,111 @@
+"""How the widgets read: no axe-core violation idle or ready, in the light and the dark theme;
+readable colours in both themes (WCAG AA); reduced motion honoured; nothing wider than a phone."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.build.test_theme import DARK, LIGHT, contrast
+from tests.conftest import ROOT
+from tests.widgets.conftest import Sim, new_watched_page
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PAGES = {"04-the-worker.html": ("live-queue", "race"), "05-leases.html": ("crash-timing",),
+         "06-retry.html": ("payments",)}
+PHONE = {"width": 390, "height": 844}
+
+# (text, background) token pairs the widgets put together; text must reach 4.5:1.
+SIM_TEXT = [(f"sim-{state}-text", f"sim-{state}-bg") for state in ("queued", "running", "done", "dead", "idle")]
+SIM_TEXT += [(f"sim-{state}-text", "bg") for state in ("queued", "running", "done", "dead", "idle")]
+SIM_TEXT += [("sim-good", "bg"), ("sim-good", "surface"), ("sim-bad", "bg"), ("sim-bad", "surface"),
+             ("text", "sim-dead-bg"), ("text", "sim-running-bg"), ("text-muted", "code-bg"), ("link", "surface")]
+# Lines and bars beside what they sit on: 3:1 (https://www.w3.org/TR/WCAG21/#non-text-contrast).
+SIM_GRAPHICS = [("sim-lease", "sim-track"), ("sim-lease-low", "sim-track"), ("accent", "bg"), ("sim-line-2", "bg"),
+                ("sim-lease", "bg")]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("foreground, background", SIM_TEXT)
+def test_widget_text_colours_reach_aa(theme, foreground, background):
+    tokens = LIGHT if theme == "light" else DARK
+    ratio = contrast(tokens[foreground], tokens[background])
+    assert ratio >= 4.5, f"{theme}: --{foreground} on --{background} is {ratio:.2f}:1"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("foreground, background", SIM_GRAPHICS)
+def test_widget_lines_and_bars_reach_3_to_1(theme, foreground, background):
+    tokens = LIGHT if theme == "light" else DARK
+    ratio = contrast(tokens[foreground], tokens[background])
+    assert ratio >= 3, f"{theme}: --{foreground} on --{background} is {ratio:.2f}:1"
+
+
+def axe_violations(page, selector):
+    """axe-core's violations inside `selector` (WCAG 2.1 A and AA, and best practices)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    return page.evaluate("""async (selector) => {
+        const result = await axe.run({ include: [[selector]] },
+            { runOnly: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] });
+        return result.violations.map(v => `${v.id}: ${v.help} (${v.nodes.map(n => n.target.join(" ")).join(", ")})`);
+    }""", selector)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_axe_violations_idle_and_ready(browser, real_site, scheme):
+    # axe is injected as a script, which the pages' CSP would refuse: this context bypasses it.
+    context, page, watch = new_watched_page(browser, real_site, bypass_csp=True, color_scheme=scheme)
+    for name, sims in PAGES.items():
+        page.goto(real_site.at(name))
+        found = {}
+        for sim_name in sims:
+            sim = Sim(page, sim_name)
+            found[f"{name} {sim_name} idle"] = axe_violations(page, f"#{sim.id}")
+        for sim_name in sims:
+            sim = Sim(page, sim_name).start()
+            sim.button("Step").click()
+            found[f"{name} {sim_name} ready"] = axe_violations(page, f"#{sim.id}")
+        assert {key: value for key, value in found.items() if value} == {}
+    context.close()
+    watch.check()
+
+
+def test_reduced_motion_is_honoured(browser, real_site):
+    context, page, watch = new_watched_page(browser, real_site, reduced_motion="reduce")
+    page.goto(real_site.at("05-leases.html"))
+    sim = Sim(page, "live-queue").start()
+    fill = sim.root.locator(".lq-lease-fill").first
+    assert fill.evaluate("node => getComputedStyle(node).transitionDuration") == "0s"
+    page.goto(real_site.at("08-idempotency.html"))
+    pay = Sim(page, "payments").start()                    # 20 charges
+    pay.button("Run to the end").click()
+    expect(pay.button("Play again")).to_be_visible(timeout=30_000)
+    expect(pay.part("ledger")).to_have_attribute("data-verdict", re.compile("^(exact|dead)$"))   # a stable key: no overcharge
+    context.close()
+    watch.check()
+
+
+def test_the_dark_theme_colours_the_states(browser, real_site):
+    context, page, watch = new_watched_page(browser, real_site, color_scheme="dark")
+    page.goto(real_site.at("05-leases.html"))
+    sim = Sim(page, "live-queue")
+    chip = sim.root.locator(".status-queued").first
+    colours = chip.evaluate("n => [getComputedStyle(n).color, getComputedStyle(n).backgroundColor]")
+    assert colours == ["rgb(185, 207, 242)", "rgb(30, 44, 66)"]    # --sim-queued-text/-bg, dark
+    context.close()
+    watch.check()
+
+
+def test_nothing_is_wider_than_a_phone(browser, real_site):
+    context, page, watch = new_watched_page(browser, real_site, viewport=PHONE)
+    for name, sims in PAGES.items():
+        page.goto(real_site.at(name))
+        for sim_name in sims:
+            sim = Sim(page, sim_name).start()
+            sim.button("Step").click()
+            for control in sim.root.locator("button:visible, select:visible, input:visible").all():
+                box = control.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], control.evaluate("n => n.outerHTML")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
+    context.close()
+    watch.check()
