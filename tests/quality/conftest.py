@@ -158,3 +158,26 @@ def no_js(browser, site, broken):
     yield Cache(make)
     off.close()
     on.close()
+
+
+PHONE = {"width": 412, "height": 823}   # Lighthouse's phone (a Moto G Power), in CSS pixels
+
+
+@pytest.fixture(scope="session")
+def phone_shifts(browser, site, broken):
+    """phone_shifts(page) -> the layout shifts of a real page loading on a phone-sized screen;
+    phone_shifts(("fixture", page)) for a fixture page."""
+    from tests.quality.layout_shift import RECORD, layout_shifts
+    # Not is_mobile: Chromium 156's mobile emulation reports no layout shift at all.
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1.75, has_touch=True)
+    context.add_init_script(SAVE_DATA)
+    context.add_init_script(RECORD)
+    page = context.new_page()
+
+    def make(key):
+        where, name = key if isinstance(key, tuple) else ("site", key)
+        page.goto((broken.sub if where == "fixture" else site.sub) + name)
+        page.wait_for_load_state("networkidle")
+        return layout_shifts(page)
+    yield Cache(make)
+    context.close()

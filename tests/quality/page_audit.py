@@ -1,21 +1,22 @@
 """Audit one page in Chromium the way a reader uses it, recording everything the checks judge.
 
 One audit = one fresh browser context, one page, in this order:
-  1. load the page; its simulations stay idle (the reader's browser asks to save data, so no
-     widget starts by itself when scrolled into view);
+  1. load the page, recording layout shifts; its simulations stay idle (the reader's browser
+     asks to save data, so no widget starts by itself when scrolled into view);
   2. axe-core on the whole page, light then dark (the system's colour scheme);
   3. start every simulation (its "Start" button) and wait until each is `ready`; axe on the
      widgets, light and dark;
-  4. use every control: click each enabled button (the theme toggle twice, each <summary> twice),
-     pick each option of each <select>, re-enter each field's value, tick each checkbox twice;
-     axe on the widgets again, light and dark;
+  4. open every <details>, then use every control: click each enabled button (the theme toggle
+     twice, each <summary> twice), pick each option of each <select>, re-enter each field's
+     value, tick each checkbox twice; axe on the widgets again (open answers and settings
+     included), light and dark;
   5. open search, type a word, wait for the results; axe on the search dialog, light and dark;
   6. stop recording, then check that the Content-Security-Policy is in force: inject an inline
      script, an inline event handler and a string timer (an eval), and see that none runs.
 
 Every request is recorded; one to another origin is aborted before it leaves the machine (and is
 a problem), as is any failed request or HTTP error, console error, and uncaught exception (from
-the page or its workers).
+the page or its workers). Layout shifts are recorded while the page loads (step 1).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import time
 from urllib.parse import urlsplit
 
 from tests.quality.axe import axe_violations
+from tests.quality.layout_shift import RECORD, layout_shifts
 
 SIMS = ".sim[data-sim]"
 READY_SECONDS = 120          # a cold Pyodide start takes 3-4 s here; a loaded CI machine, more
@@ -54,10 +56,12 @@ CSP_PROBE = """() => new Promise((resolve) => {
   setTimeout(() => resolve({ ran: window.__cspProbe, blocked }), 300);
 })"""
 
-# Every control a reader can use now: [selector for it, kind, name], in page order.
+# Every control a reader can use, once every <details> is open (as a reader can open them):
+# [selector for it, kind, name, is the theme toggle], in page order.
 CONTROLS = """() => {
   // Not opacity: a copy button is transparent until the pointer is over its code block.
   const visible = (e) => e.checkVisibility({ visibilityProperty: true });
+  document.querySelectorAll("details:not([open])").forEach((details) => { details.open = true; });
   const found = [];
   document.querySelectorAll("button, select, input, textarea, summary").forEach((e, i) => {
     if (e.closest("dialog") || e.disabled || !visible(e)) return;
@@ -89,6 +93,7 @@ class Audit:
     controls_used: list[str] = dataclasses.field(default_factory=list)
     csp: list[str] = dataclasses.field(default_factory=list)              # ran despite the CSP
     csp_blocked: list[str] = dataclasses.field(default_factory=list)      # directives that blocked
+    shifts: list[str] = dataclasses.field(default_factory=list)           # layout moved as it loaded
     broken: str = ""                                                       # the audit itself failed
     seconds: float = 0.0
 
@@ -238,10 +243,12 @@ def audit_page(browser, url: str, name: str, *, axe: bool = True, controls: bool
     try:
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=_origin(url).rstrip("/"))
         context.add_init_script(SAVE_DATA)
+        context.add_init_script(RECORD)
         recorder = _Recorder(context, audit, _origin(url))
         page = context.new_page()
         page.goto(url, wait_until="load")
         page.wait_for_load_state("networkidle")
+        audit.shifts = layout_shifts(page)
         has_sims = page.locator(SIMS).count() > 0
         if has_sims:
             _wait_for_widgets(page, audit, "idle", 5)

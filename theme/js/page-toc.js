@@ -2,10 +2,11 @@
 // ones; the link of the section being read is marked (aria-current="location").
 const toc = document.querySelector(".page-toc");
 const fold = toc?.querySelector("details");
-const wide = matchMedia("(min-width: 75rem)");
+const wide = matchMedia("(min-width: 75rem)");   // and 60-navigation.css: .page-toc-fold
 
 function fit() {
   fold.open = wide.matches;
+  fold.dataset.fitted = "";   // from now on the <details> alone shows or hides the list
 }
 
 function markCurrent(links, headings) {
