@@ -39,14 +39,14 @@ SAVE_DATA = """(() => {   // the reader saves data: a widget starts only when it
   const info = navigator.connection;
   if (info) Object.defineProperty(Object.getPrototypeOf(info), "saveData", { get: () => true });
 })();"""
-WATCH_READY = """(id) => new Promise((resolve) => {
+WATCH_READY = """(id) => ({ ready: new Promise((resolve) => {
   const root = document.getElementById(id);
   let clicked = null;
   root.addEventListener("click", (event) => { clicked ??= event.timeStamp; }, { capture: true });
   new MutationObserver(() => {
     if (root.dataset.state === "ready") resolve(performance.now() - clicked);
   }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
-})"""
+}) })"""
 LONG_TASKS = """() => {
   window.__long = []; window.__frames = 0;
   new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => e.duration)))
@@ -79,11 +79,11 @@ def ready_times(browser, url: str, rounds: int) -> tuple[list[float], list[float
         context.add_init_script(SAVE_DATA)
         page = context.new_page()
         page.goto(url + "05-leases.html")
-        page.wait_for_selector("html[data-sims-ready]")
+        page.wait_for_selector("html[data-sims-ready]", state="attached")
         root = page.locator('.sim[data-sim="live-queue"]').first
         waiting = page.evaluate_handle(WATCH_READY, root.get_attribute("id"))
         root.get_by_role("button", name="Start the simulation").click()
-        widget.append(page.evaluate("(promise) => promise", waiting))
+        widget.append(page.evaluate("(watch) => watch.ready", waiting))
         context.close()
     return bare, widget
 

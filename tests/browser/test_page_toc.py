@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 
 def test_toc_lists_sections_and_jumps_to_them(page, fixture_site):
+    page.set_viewport_size({"width": 1500, "height": 900})   # wide enough for its own column
     page.goto(fixture_site.at("00-start.html"))
     toc = page.get_by_role("navigation", name="On this page")
     expect(toc.get_by_role("link")).to_have_text(["What the fixture covers", "Reading order", "A short subsection"])

@@ -17,8 +17,10 @@ from builder.serve import make_server, serve_in_background
 from tests.browser.conftest import browser_type_launch_args  # noqa: F401 - the same Chromium
 from tests.conftest import ROOT
 from tests.quality import links, vnu
+from tests.quality.layout_shift import RECORD, layout_shifts
 from tests.quality.no_js import read_without_js, reading_words
 from tests.quality.page_audit import SAVE_DATA, audit_page
+from tests.quality.site_pages import PAGES
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SUB_PATH = "/guide/"
@@ -131,8 +133,6 @@ def validation(site):
 def crawls(site, broken):
     """crawls(base) -> the link crawl of the real site served at `base` ("/" or the sub-path);
     crawls(("fixture", page)) -> the crawl of one fixture page alone."""
-    from tests.quality.site_pages import PAGES
-
     def make(key):
         if isinstance(key, tuple):
             return links.crawl(broken.sub, [key[1]], search_index=None)
@@ -167,7 +167,6 @@ PHONE = {"width": 412, "height": 823}   # Lighthouse's phone (a Moto G Power), i
 def phone_shifts(browser, site, broken):
     """phone_shifts(page) -> the layout shifts of a real page loading on a phone-sized screen;
     phone_shifts(("fixture", page)) for a fixture page."""
-    from tests.quality.layout_shift import RECORD, layout_shifts
     # Not is_mobile: Chromium 156's mobile emulation reports no layout shift at all.
     context = browser.new_context(viewport=PHONE, device_scale_factor=1.75, has_touch=True)
     context.add_init_script(SAVE_DATA)

@@ -29,7 +29,7 @@ from tests.quality.layout_shift import RECORD, layout_shifts
 
 SIMS = ".sim[data-sim]"
 READY_SECONDS = 120          # a cold Pyodide start takes 3-4 s here; a loaded CI machine, more
-CLICK_MS = 3000
+CLICK_MS = 10000             # Playwright waits this long for a control to be visible, stable, enabled
 SAVE_DATA = """(() => {
   // The reader asked to save data: simulations start only when the reader presses Start.
   const info = navigator.connection;
@@ -183,6 +183,19 @@ def _wait_for_widgets(page, audit: Audit, state: str, seconds: float, idle_secon
     return not (errors or others)
 
 
+def _start_widgets(page, audit: Audit) -> None:
+    """Press each idle simulation's Start button, as a reader would, one after the other."""
+    for root in page.locator(SIMS).all():
+        start = root.locator('[data-action="start"]')
+        try:
+            if root.get_attribute("data-state") == "idle" and start.is_visible() and start.is_enabled():
+                start.click(timeout=CLICK_MS)
+        except Exception as error:   # noqa: BLE001 - reported; the wait for `ready` tells the rest
+            if root.get_attribute("data-state") == "idle":
+                audit.widgets.append(f"#{root.get_attribute('id')}: its Start button could not be pressed: "
+                                     f"{str(error).splitlines()[0]}")
+
+
 def _use_controls(page, audit: Audit) -> None:
     for selector, kind, name, is_theme in page.evaluate(CONTROLS):
         control = page.locator(selector)
@@ -255,9 +268,7 @@ def audit_page(browser, url: str, name: str, *, axe: bool = True, controls: bool
         if axe:
             _axe_both(page, audit, "page")
         if has_sims:
-            for start in page.locator(f'{SIMS} [data-action="start"]').all():
-                if start.is_visible() and start.is_enabled():
-                    start.click(timeout=CLICK_MS)
+            _start_widgets(page, audit)
             if _wait_for_widgets(page, audit, "ready", READY_SECONDS) and axe:
                 _axe_both(page, audit, "simulations ready", SIMS)
         if controls:

@@ -70,6 +70,32 @@ def test_no_axe_violations_idle_and_ready(browser, real_site, scheme):
     watch.check()
 
 
+SHIFTS = """(() => {
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+  }).observe({ type: "layout-shift", buffered: true });
+})();"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, PHONE])
+def test_nothing_moves_when_python_arrives(browser, real_site, viewport):
+    """Scrolled into view, each widget goes idle -> loading -> ready without moving the page
+    (Layout Instability API: https://wicg.github.io/layout-instability/)."""
+    context, page, watch = new_watched_page(browser, real_site, viewport=viewport)
+    context.add_init_script(SHIFTS)
+    for name, sims in PAGES.items():
+        page.goto(real_site.at(name))
+        for sim_name in sims:
+            for root in page.locator(f'.sim[data-sim="{sim_name}"]').all():
+                root.scroll_into_view_if_needed()
+                Sim(page, id=root.get_attribute("id")).wait("ready")
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => window.__shifts") == [], name
+    context.close()
+    watch.check()
+
+
 def test_reduced_motion_is_honoured(browser, real_site):
     context, page, watch = new_watched_page(browser, real_site, reduced_motion="reduce")
     page.goto(real_site.at("05-leases.html"))

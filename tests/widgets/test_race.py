@@ -42,11 +42,14 @@ def test_the_atomic_claim_never_sends_twice_whatever_the_order(sim):
     expect(sim.part("log")).to_contain_text("Started again: Claim is now atomic.")
     expect(next_sql(sim, "A")).to_contain_text("RETURNING id, kind, args, attempts, token")
     # The most dangerous order for a look-then-grab claim: strictly alternating.
+    statements = 0
     for _ in range(12):
         for name in ("A", "B"):
             button = sim.button(f"Step worker {name}")
             if button.is_enabled():
                 button.click()
+                statements += 1                          # each statement takes one virtual second
+                expect(sim.part("time")).to_have_text(f"{statements} s")
     expect(sim.button("Step worker A")).to_be_disabled()
     expect(sim.button("Step worker B")).to_be_disabled()
     expect(sim.part("outcome")).to_have_text("2 emails sent: every address got exactly one.")

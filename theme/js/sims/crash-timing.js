@@ -79,7 +79,7 @@ export default class CrashTimingWidget extends Widget {
     const at = (time) => `${((time / span) * 100).toFixed(2)}%`;
     const ticks = this.body.querySelector(".ct-axis");
     if (ticks.childElementCount !== span + 1) {
-      ticks.replaceChildren(...Array.from({ length: span + 1 }, (_, t) => el("span", { class: "ct-tick" }, `${t} s`)));
+      ticks.replaceChildren(...Array.from({ length: span + 1 }, (_, t) => el("span", { class: "ct-tick", dataset: { t } }, `${t} s`)));
     }
     [...ticks.children].forEach((tick, t) => { tick.style.insetInlineStart = at(t); });
     const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}`;

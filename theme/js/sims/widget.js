@@ -281,6 +281,9 @@ export class Widget {
       else if (action === "defaults") this.useChapterSettings();
       else if (!BUILT_IN.has(action)) this.onAction(action, button);
     });
+    // Start loading on the press itself, a moment before the click completes.
+    const start = this.button("start");
+    if (start) start.addEventListener("pointerdown", () => this.start("click"));
     const speed = this.part("speed-select");
     if (speed) speed.addEventListener("change", () => { this.speed = Number(speed.value) || 1; });
     this.body.addEventListener("change", (event) => {
