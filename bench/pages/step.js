@@ -1,4 +1,4 @@
-// Runs step-worker.js and puts the median step time (seconds) in #result's data-seconds.
+// Runs step-worker.js and puts the seconds per step in #result's data-seconds.
 const result = document.getElementById("result");
 const worker = new Worker(new URL("step-worker.js", import.meta.url), { type: "module" });
 worker.addEventListener("message", ({ data }) => {
@@ -9,4 +9,5 @@ worker.postMessage({
   indexURL: new URL("../pyodide/", location.href).href,
   bundleURL: new URL(new URLSearchParams(location.search).get("bundle"), location.href).href,
   scenariosURL: new URL("core_scenarios.py", location.href).href,
+  steps: Number(new URLSearchParams(location.search).get("steps")) || 1000,
 });

@@ -121,6 +121,7 @@ def _parse(state: StateCore, simulations) -> None:
         count = len(env["sims"]) + 1
         token.meta.update(
             id=declare_id(env, f"sim-{count}", line), name=name, params=params, seed=seed,
+            number=f"{env['chapter']}.{count}",   # "Simulation 5.2", as boxes are numbered
             params_json=json.dumps(params, sort_keys=True, separators=(",", ":")), snapshot=snapshot, param_specs=getattr(cls, "PARAMS", ()),
             fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
         env["sims"].append(name)

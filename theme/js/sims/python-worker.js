@@ -47,7 +47,7 @@ async function count(response) {
       if (done) break;
       download.loaded += value.byteLength;
       const now = performance.now();
-      if (now - lastPost > 100) {
+      if (now - lastPost > 200) {   // a few reports a second: the page redraws the bar for each
         lastPost = now;
         post({ type: "progress", stage: "download", loaded: download.loaded, total: download.total });
       }

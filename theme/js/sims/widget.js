@@ -85,7 +85,7 @@ export class Widget {
     }
     if (this.snapshot) this.refresh();   // the widget disables what does not apply now
     // A focused control that disappeared (Start, Try again): move the focus to the next thing to press.
-    if (focused && (focused.disabled || !focused.offsetParent)) {
+    if (focused && (focused.disabled || getComputedStyle(focused).visibility === "hidden")) {
       const next = ready ? this.button("play") : state === "error" ? this.button("retry") : null;
       if (next) next.focus();
     }
@@ -123,12 +123,10 @@ export class Widget {
   showProgress({ stage, loaded, total, text }) {
     if (this.state !== "loading") return;
     const bar = this.part("progress");
-    if (stage === "download" && total) {
-      bar.max = total;
-      bar.value = Math.min(loaded, total);
-    } else {
-      bar.removeAttribute("value");   // indeterminate: starting Python has no measure
-    }
+    // Once downloaded, the bar stays full while Python starts: an indeterminate bar would animate,
+    // repainting all the while the worker compiles (and slowing it on a small machine).
+    bar.max = total || 1;
+    bar.value = stage === "download" ? Math.min(loaded, total) : bar.max;
     setText(this.part("progress-text"), `${text}…`);
     if (stage !== this.lastStage) this.announce(`${text}.`);
     this.lastStage = stage;
@@ -224,7 +222,6 @@ export class Widget {
   /** A new simulation started (created, reset or restarted with new settings). */
   started(snapshot) {
     this.actions = [];
-    this.finishedShown = false;
     this.snapshot = null;
     this.restarted(snapshot);
     this.apply(snapshot);
