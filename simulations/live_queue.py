@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ._core import tinyq
 from .params import ParamError, boolean, convert, integer, number, seed_param
-from .simulation import Simulation, plural, require_int
+from .simulation import UNFINISHED_JOBS, Simulation, plural, require_int
 
 TICKS_PER_SECOND = 10
 CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
@@ -302,9 +302,8 @@ class LiveQueue(Simulation):
     def finished(self):
         busy = any(w.state not in ("idle", "killed") or w.restart_at is not None
                    for w in self.workers)
-        unfinished = self.queue.db.execute(
-            "SELECT 1 FROM jobs WHERE status IN ('queued', 'running') LIMIT 1").fetchone()
-        return self.settings["rate"] == 0 and not busy and unfinished is None
+        unfinished = self.queue.db.execute(UNFINISHED_JOBS).fetchone()[0]
+        return self.settings["rate"] == 0 and not busy and not unfinished
 
     def job_rows(self):
         ids = []

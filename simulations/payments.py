@@ -18,7 +18,7 @@ import random
 from ._core import tinyq
 from .bank import FlakyBank
 from .params import choice, integer, number, seed_param
-from .simulation import Simulation, plural
+from .simulation import UNFINISHED_JOBS, Simulation, plural
 
 START_BALANCE = 100   # dollars
 PRICE = 10            # dollars per charge
@@ -117,8 +117,7 @@ class Payments(Simulation):
     # --- what the page draws ----------------------------------------------------------------
     @property
     def finished(self):
-        return self.queue.db.execute(
-            "SELECT 1 FROM jobs WHERE status IN ('queued', 'running') LIMIT 1").fetchone() is None
+        return not self.queue.db.execute(UNFINISHED_JOBS).fetchone()[0]
 
     def ledger(self):
         counts = dict(self.queue.db.execute("SELECT status, count(*) FROM jobs GROUP BY status"))

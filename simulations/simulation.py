@@ -19,6 +19,13 @@ from .params import ParamError, convert, integer, seed_param, validate
 
 MAX_EVENTS = 500  # events kept between two snapshots; older ones are counted, not kept
 
+# Is any job left to do? Two lookups, each answered by one of tinyq's partial indexes (jobs_due,
+# jobs_leased), where "status IN ('queued', 'running')" reads every row of the table. Asked at
+# every step: in Pyodide's SQLite that scan was three quarters of a live-queue step with 1,000
+# jobs (160 us of 210; bench/bench_widgets.py, "step").
+UNFINISHED_JOBS = ("SELECT EXISTS (SELECT 1 FROM jobs WHERE status = 'queued') "
+                   "OR EXISTS (SELECT 1 FROM jobs WHERE status = 'running')")
+
 
 class VirtualClock:
     """Seconds of simulated time. tinyq reads it by calling it, like time.time."""

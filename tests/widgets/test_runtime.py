@@ -168,3 +168,16 @@ def test_a_malformed_or_hostile_link_gets_the_defaults_and_a_message(module_page
     assert page.locator("img[src=x]").count() == 0
     sim.button("Step").click()                                  # and it works
     expect(sim.part("time")).not_to_have_text("0 s")
+
+
+def test_nothing_of_python_loads_until_a_simulation_is_used(fresh_page, real_site):
+    page = fresh_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(real_site.at(LEASES), wait_until="networkidle")   # the reader has not scrolled yet
+    sims = [url.split("/assets/js/sims/")[1].split("?")[0] for url in page.watch.requested("/assets/js/sims/")]
+    assert sorted(sims) == ["file-notice.js", "python.js", "runtime.js"]
+    assert not page.watch.requested("/pyodide/") and not page.watch.requested("/assets/py/")
+    sim = Sim(page, "live-queue")
+    sim.root.scroll_into_view_if_needed()                       # now it starts by itself
+    sim.wait("ready")
+    assert page.watch.requested("pyodide.asm.wasm") and page.watch.requested("/assets/js/sims/widget.js")

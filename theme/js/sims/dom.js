@@ -43,9 +43,15 @@ export function seconds(value) {
   return String(Math.round(Number(value) * 100) / 100);
 }
 
+/** A whole number with thousands separated: 5000 -> "5,000". (Not toLocaleString: its first
+    call sets up Intl, tens of milliseconds on a slow machine, in the middle of a frame.) */
+export function thousands(count) {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /** A count with a noun: plural(1, "job") -> "1 job", plural(3, "job") -> "3 jobs". */
 export function plural(count, word, many = `${word}s`) {
-  return `${count.toLocaleString("en")} ${count === 1 ? word : many}`;
+  return `${thousands(count)} ${count === 1 ? word : many}`;
 }
 
 /** Dollars: 20 -> "$20", -10 -> "−$10". */

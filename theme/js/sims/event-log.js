@@ -3,7 +3,7 @@
 // in the page, so a long run cannot grow it without end; it follows the newest entry unless
 // the reader has scrolled up to read.
 
-import { el, seconds } from "./dom.js";
+import { el, seconds, thousands } from "./dom.js";
 
 const KEEP = 150;  // entries kept in the page
 
@@ -11,37 +11,47 @@ export class EventLog {
   constructor(box) {
     this.box = box;
     this.list = box.querySelector("ol");
+    this.follow = true;          // keep the newest entry in view, until the reader scrolls up
+    this.scrollPending = false;
+    // Read the scroll position only when it changes, never right after an entry is added:
+    // that would make the browser lay the page out again in the middle of a frame.
+    box.addEventListener("scroll", () => {
+      this.follow = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+    }, { passive: true });
   }
 
   /** Add the events of one snapshot: [{time, text}], and how many older ones were dropped. */
   add(events, dropped = 0) {
     if (!events.length && !dropped) return;
-    const follow = this.box.scrollHeight - this.box.scrollTop - this.box.clientHeight < 24;
     const items = [];
     const shown = events.slice(-KEEP);
     const skipped = dropped + events.length - shown.length;
-    if (skipped) items.push(el("li", { class: "sim-log-note" }, `… ${skipped.toLocaleString("en")} earlier events not shown`));
+    if (skipped) items.push(el("li", { class: "sim-log-note" }, `… ${thousands(skipped)} earlier events not shown`));
     for (const event of shown) {
       items.push(el("li", {}, el("span", { class: "sim-log-time" }, `${seconds(event.time)} s`), " ", event.text));
     }
-    this.list.append(...items);
-    while (this.list.childElementCount > KEEP) this.list.firstElementChild.remove();
-    if (follow) this.box.scrollTop = this.box.scrollHeight;
+    this.append(items);
   }
 
   /** A line of the widget's own (not the simulation's): "Started again with ...". */
   note(text) {
-    this.list.append(el("li", { class: "sim-log-note" }, text));
+    this.append([el("li", { class: "sim-log-note" }, text)]);
+  }
+
+  append(items) {
+    this.list.append(...items);
     while (this.list.childElementCount > KEEP) this.list.firstElementChild.remove();
-    this.box.scrollTop = this.box.scrollHeight;
+    if (this.follow && !this.scrollPending) {
+      this.scrollPending = true;   // once per frame, when the browser lays out anyway
+      requestAnimationFrame(() => {
+        this.scrollPending = false;
+        this.box.scrollTop = this.box.scrollHeight;
+      });
+    }
   }
 
   clear() {
     this.list.replaceChildren();
-  }
-
-  /** The texts shown, oldest first (for tests and for comparing runs). */
-  texts() {
-    return [...this.list.children].map((item) => item.textContent);
+    this.follow = true;
   }
 }

@@ -3,7 +3,7 @@
 // virtual time: queue depth and the age of the oldest waiting job. Snapshot keys:
 // docs/simulations.md, "live-queue".
 
-import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
+import { el, seconds, setAttr, setText, syncRows, thousands } from "./dom.js";
 import { Sparkline } from "./sparkline.js";
 import { Widget } from "./widget.js";
 
@@ -109,15 +109,15 @@ export default class LiveQueueWidget extends Widget {
     this.part("jobs-empty").hidden = s.jobs.length > 0;
     const total = s.stats.jobs_total;
     setText(this.part("jobs-note"), total > s.jobs_shown
-      ? `(showing ${s.jobs_shown} of ${total.toLocaleString("en")}: running first, then the next to be claimed)` : "");
+      ? `(showing ${s.jobs_shown} of ${thousands(total)}: running first, then the next to be claimed)` : "");
   }
 
   drawNumbers(s) {
     const stats = s.stats;
     this.depth.add(s.time, stats.depth);
     this.age.add(s.time, stats.oldest_wait);
-    setText(this.part("depth"), stats.depth.toLocaleString("en"));
-    setText(this.part("depth-peak"), `(highest ${this.depth.peak.toLocaleString("en")})`);
+    setText(this.part("depth"), thousands(stats.depth));
+    setText(this.part("depth-peak"), `(highest ${thousands(this.depth.peak)})`);
     setText(this.part("age"), `${seconds(stats.oldest_wait)} s`);
     setText(this.part("age-peak"), `(highest ${seconds(this.age.peak)} s)`);
     const shown = {

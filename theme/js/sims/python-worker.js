@@ -3,7 +3,8 @@
 // simulations/bridge.py's handle(). Only plain JSON-able values cross to the page.
 //
 //   page -> worker  {type: "load", pyodide: URL of the pyodide/ folder, python: URL of the bundle}
-//                   {type: "call", req, message: JSON text for handle()}
+//                   {type: "call", req, message: JSON text for handle()}   (kept until Python is
+//                   ready, so a widget's first request needs no round trip after it starts)
 //   worker -> page  {type: "progress", stage: "download" | "start" | "import", loaded, total}
 //                   {type: "ready", python, sqlite}
 //                   {type: "failed", problem, message}   problem: a word the page turns into advice
@@ -16,6 +17,7 @@
 
 const realFetch = globalThis.fetch.bind(globalThis);
 let handle = null;
+const waiting = [];   // calls that came before Python was ready
 let failed = false;
 const download = { loaded: 0, total: 0, open: 0 };   // bytes so far, expected, requests not finished
 const never = () => new Promise(() => {});           // what a failed fetch gives Pyodide: the page ends it
@@ -114,14 +116,16 @@ async function explainImport(url, error) {
 async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
   download.total = total || 0;
   globalThis.fetch = watchedFetch;
+  const moduleURL = new URL("pyodide.mjs", pyodideURL).href;
+  const module = import(moduleURL);        // first: it is on the way to everything else
   const bundle = fetchBundle(pythonURL);   // in parallel with Pyodide's own start
   bundle.catch(() => {});                  // reported below, once Pyodide is up
+  module.catch(() => {});
   post({ type: "progress", stage: "download", loaded: 0, total: download.total });
 
-  const moduleURL = new URL("pyodide.mjs", pyodideURL).href;
   let loadPyodide;
   try {
-    ({ loadPyodide } = await import(moduleURL));
+    ({ loadPyodide } = await module);
   } catch (error) {
     fail(...(await explainImport(moduleURL, error)));
     return;
@@ -158,6 +162,7 @@ sys.version.split()[0] + " " + sqlite3.sqlite_version`);
     const [python, sqlite] = versions.split(" ");
     globalThis.fetch = realFetch;
     post({ type: "ready", python, sqlite });
+    for (const message of waiting.splice(0)) call(message);
   } catch (error) {
     fail("python", `the simulations did not import: ${String(error.message || error).trim().split("\n").pop()}`);
   }
@@ -175,5 +180,5 @@ function call({ req, message }) {
 
 addEventListener("message", ({ data }) => {
   if (data && data.type === "load") load(data);
-  else if (data && data.type === "call") call(data);
+  else if (data && data.type === "call") handle ? call(data) : waiting.push(data);
 });

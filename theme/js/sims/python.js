@@ -116,6 +116,7 @@ export class Python extends EventTarget {
     } else if (data.type === "ready" && this.state === "loading") {
       clearTimeout(this.stallTimer);
       this.state = "ready";
+      for (const [req, waiting] of this.pending) waiting.timer = this.limit(req, waiting.resolve);
       this.versions = { python: data.python, sqlite: data.sqlite };
       this.dispatchEvent(new Event("ready"));
       this.settle.resolve();
@@ -153,20 +154,26 @@ export class Python extends EventTarget {
     this.dispatchEvent(new CustomEvent("failed", { detail: this.failure }));
   }
 
-  /** Send one message to simulations/bridge.py; resolves with its reply (never rejects). */
+  /** Send one message to simulations/bridge.py; resolves with its reply (never rejects). While
+      Python loads, the message waits in the worker (and its time limit starts once Python is up). */
   call(message) {
-    if (this.state !== "ready") {
+    if ((this.state !== "ready" && this.state !== "loading") || !this.worker) {
       return Promise.resolve({ ok: false, error: { type: "NotReady", message: "Python is not running." } });
     }
     const req = this.nextReq++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(req);
-        this.fail("stuck", `A simulation did not answer within ${CALL_SECONDS} s.`);
-        resolve({ ok: false, error: { type: "Stopped", message: "Python stopped answering." } });
-      }, CALL_SECONDS * 1000);
-      this.pending.set(req, { resolve, timer });
+      const waiting = { resolve, timer: null };
+      if (this.state === "ready") waiting.timer = this.limit(req, resolve);
+      this.pending.set(req, waiting);
       this.worker.postMessage({ type: "call", req, message: JSON.stringify(message) });
     });
+  }
+
+  limit(req, resolve) {
+    return setTimeout(() => {
+      this.pending.delete(req);
+      this.fail("stuck", `A simulation did not answer within ${CALL_SECONDS} s.`);
+      resolve({ ok: false, error: { type: "Stopped", message: "Python stopped answering." } });
+    }, CALL_SECONDS * 1000);
   }
 }

@@ -54,9 +54,12 @@ export class Widget {
       this.say("This page's link sets up its own run of this simulation: it is shown once the simulation starts.");
     }
     this.bindBuiltIns();
-    python.addEventListener("loading", () => this.state === "error" && this.setState("loading"));
+    python.addEventListener("loading", () => {   // another widget's Try again: this one comes too
+      if (this.state !== "error") return;
+      this.setState("loading");
+      this.boot();
+    });
     python.addEventListener("progress", (event) => this.showProgress(event.detail));
-    python.addEventListener("ready", () => this.state === "loading" && this.boot());
     python.addEventListener("failed", (event) => this.showFailure(event.detail));
   }
 
@@ -85,7 +88,8 @@ export class Widget {
     }
     if (this.snapshot) this.refresh();   // the widget disables what does not apply now
     // A focused control that disappeared (Start, Try again): move the focus to the next thing to press.
-    if (focused && (focused.disabled || getComputedStyle(focused).visibility === "hidden")) {
+    const gone = focused && (focused.disabled || (ready ? focused.closest(".sim-launch") : focused.closest(".sim-playback")));
+    if (gone) {
       const next = ready ? this.button("play") : state === "error" ? this.button("retry") : null;
       if (next) next.focus();
     }
@@ -100,24 +104,23 @@ export class Widget {
   }
 
   // --- starting --------------------------------------------------------------------------------
-  /** Start because the reader pressed Start ("click") or scrolled here ("view"). */
+  /** Start because the reader pressed Start ("click") or scrolled here ("view"): runtime.js calls it. */
   start(reason) {
     if (this.state !== "idle") return;
     const python = this.python;
     if (python.state === "failed") {
       if (reason === "view") return this.showFailure(python.failure, true);
-      this.setState("loading");
-      python.retry();
+      this.retry();
       return;
     }
     if (reason === "view" && python.state !== "ready" && navigator.connection && navigator.connection.saveData) return;
+    if (python.state !== "ready") python.load();   // first: the worker starts before the page redraws
     this.setState("loading");
-    if (python.state === "ready") this.boot();
-    else {
+    if (python.state === "loading") {
       if (python.progress) this.showProgress(python.progress);
       this.announce("Loading Python for the simulation.");
-      python.load();
     }
+    this.boot();   // its first request waits in the worker until Python is ready
   }
 
   showProgress({ stage, loaded, total, text }) {
@@ -158,9 +161,12 @@ export class Widget {
     }
     if (!reply.ok) return this.bug(reply);
     this.params = params;
+    if (!replay) this.setState("ready");   // then the first frame is drawn once, ready to use
     this.started(reply.snapshot);
-    if (replay) await this.replay(replay);
-    this.setState("ready");
+    if (replay) {
+      await this.replay(replay);
+      this.setState("ready");
+    }
     this.announce("The simulation is ready.");
   }
 
@@ -268,8 +274,8 @@ export class Widget {
       const button = event.target.closest("button[data-action]");
       if (!button || button.disabled || !this.body.contains(button)) return;
       const action = button.dataset.action;
-      if (action === "start") this.start("click");
-      else if (action === "retry") this.retry();
+      if (action === "start") return;   // runtime.js starts widgets (it made this one)
+      if (action === "retry") this.retry();
       else if (action === "play") this.playing ? this.pause() : this.play();
       else if (action === "step") this.stepOnce();
       else if (action === "finish") this.play(true);
@@ -278,9 +284,6 @@ export class Widget {
       else if (action === "defaults") this.useChapterSettings();
       else if (!BUILT_IN.has(action)) this.onAction(action, button);
     });
-    // Start loading on the press itself, a moment before the click completes.
-    const start = this.button("start");
-    if (start) start.addEventListener("pointerdown", () => this.start("click"));
     const speed = this.part("speed-select");
     if (speed) speed.addEventListener("change", () => { this.speed = Number(speed.value) || 1; });
     this.body.addEventListener("change", (event) => {
@@ -300,9 +303,12 @@ export class Widget {
   }
 
   retry() {
-    this.setState("loading");
+    this.python.retry();   // other widgets showing the failure start again too ("loading" event)
+    if (this.state !== "loading") {
+      this.setState("loading");
+      this.boot();
+    }
     this.showProgress({ stage: "download", loaded: 0, total: this.python.config.total, text: "Downloading Python" });
-    this.python.retry();
   }
 
   /** Play at the chosen speed, or (`toEnd`) as fast as it goes, a few steps a frame, to the end. */
