@@ -4,7 +4,8 @@ ready       the reader's click on Start to the first simulation frame drawn, ove
             that only loads Pyodide and imports sqlite3 (bench/pages/bare.html); median of
             --rounds cold starts each, alternated (goal: at most 1.05)
 step        live-queue's step() in Pyodide in Chromium over CPython, on the same scenario
-            (bench/core_scenarios.py, live_queue_step_times: 16 workers, 1,000 jobs; goal: at most 2)
+            (bench/core_scenarios.py's: 16 workers, 1,000 jobs), timed by bench/step_timing.py
+            (goal: at most 2)
 smoothness  main-thread long tasks (over 50 ms) while a live-queue plays for 10 seconds: chapter
             9's (3 workers, 60 jobs, crashes) at 1x, and 16 workers with 1,000 jobs at 10x (goal: none)
 weight      bytes a chapter page transfers before any interaction (goal: under 60 KB), as served
@@ -120,16 +121,10 @@ def pyodide_step_seconds(browser, url: str, bundle: str) -> float:
 
 
 def cpython_step_seconds() -> float:
-    """The same, in this CPython: core_scenarios' scenario, timed over STEPS steps at once
-    (a browser's clock is too coarse, about 0.1 ms, to time one 30-microsecond step)."""
+    """The same in this CPython (bench/step_timing.py)."""
     import core_scenarios
-    sim = core_scenarios.LiveQueue({"workers": 16, "jobs": 1000, "lease": 5, "duration": 2}, seed=0)
-    for _ in range(20):
-        sim.step()
-    started = time.perf_counter()
-    for _ in range(STEPS):
-        sim.step()
-    return (time.perf_counter() - started) / STEPS
+    import step_timing
+    return step_timing.seconds_per_step(core_scenarios.LiveQueue, STEPS)
 
 
 def smoothness(browser, url: str, page_name: str, query: str, speed: str) -> dict:
@@ -185,7 +180,8 @@ def main() -> int:
         (site / "bench").mkdir()
         for path in (HERE / "pages").iterdir():
             shutil.copy(path, site / "bench" / path.name)
-        shutil.copy(HERE / "core_scenarios.py", site / "bench" / "core_scenarios.py")
+        for name in ("core_scenarios.py", "step_timing.py"):
+            shutil.copy(HERE / name, site / "bench" / name)
         bundle = next(site.glob("assets/py/simulations.json")).relative_to(site).as_posix()
         server = make_server(site, port=0, quiet=True)
         serve_in_background(server)

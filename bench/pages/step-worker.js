@@ -1,6 +1,6 @@
-// The step benchmark in the page's Python: bench/core_scenarios.py's live-queue scenario (16
-// workers, 1,000 jobs), `steps` steps timed together, on the same simulations package the widgets
-// load (the site's assets/py bundle). Posts the seconds per step.
+// The step benchmark in the page's Python: bench/step_timing.py on the live-queue scenario of
+// bench/core_scenarios.py, with the same simulations package the widgets load (the site's
+// assets/py bundle). Posts the seconds per step.
 addEventListener("message", async ({ data: { indexURL, bundleURL, scenariosURL, steps } }) => {
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const pyodide = await loadPyodide({ indexURL });
@@ -11,16 +11,12 @@ addEventListener("message", async ({ data: { indexURL, bundleURL, scenariosURL, 
   }
   pyodide.FS.mkdirTree("/app/bench");
   pyodide.FS.writeFile("/app/bench/core_scenarios.py", await (await fetch(scenariosURL)).text());
+  pyodide.FS.writeFile("/app/bench/step_timing.py", await (await fetch(new URL("step_timing.py", scenariosURL))).text());
   const seconds = pyodide.runPython(`
-import sys, time
+import sys, statistics
 sys.path[:0] = ["/app", "/app/bench"]
 import core_scenarios
-sim = core_scenarios.LiveQueue({"workers": 16, "jobs": 1000, "lease": 5, "duration": 2}, seed=0)
-for _ in range(20):
-    sim.step()
-started = time.perf_counter()
-for _ in range(${Number(steps)}):
-    sim.step()
-(time.perf_counter() - started) / ${Number(steps)}`);
+import step_timing
+step_timing.seconds_per_step(core_scenarios.LiveQueue, ${Number(steps)})`);
   postMessage(seconds);
 });

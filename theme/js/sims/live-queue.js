@@ -97,7 +97,7 @@ export default class LiveQueueWidget extends Widget {
   }
 
   drawJobs(s) {
-    syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
+    if (this.due("jobs")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
       String(job.id),
       { text: job.status, chip: `sim-chip status-${job.status}` },
       String(job.attempts),

@@ -30,7 +30,7 @@ export default class PaymentsWidget extends Widget {
       setText(cell, figures[cell.dataset.fig]);
       cell.classList.toggle("sim-bad", cell.dataset.fig === "duplicate_charges" && book.duplicate_charges > 0);
     }
-    syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
+    if (this.due("jobs")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
       String(job.id),
       String(job.order),
       { text: job.status, chip: `sim-chip status-${job.status}` },

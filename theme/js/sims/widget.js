@@ -17,6 +17,7 @@ import { readLink, writeLink } from "./permalink.js";
 
 const MAX_FRAME_SECONDS = 0.25;  // real seconds one frame may cover (after a stall, time is dropped)
 const BUILT_IN = new Set(["start", "retry", "play", "step", "reset", "link", "defaults", "finish"]);
+const TABLE_MS = 100;             // while playing, a job table is redrawn at most this often
 const STEPS_PER_FRAME = 20;       // "Run to the end": steps per animation frame (200 with reduced motion)
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -264,6 +265,24 @@ export class Widget {
     return this.state === "ready";
   }
 
+  /** Whether a big part (a table of up to 100 rows) should be redrawn now: always, except while
+      playing, when at most every TABLE_MS (the rest of the widget follows every frame). */
+  due(part) {
+    const now = performance.now();
+    this.drawnAt ||= {};
+    const wait = TABLE_MS - (now - (this.drawnAt[part] || 0));
+    if (this.playing && wait > 0) {
+      // Skipped now: the latest snapshot is drawn in full a moment later, even if no other comes.
+      this.trailing ||= setTimeout(() => {
+        this.trailing = null;
+        if (this.snapshot) this.refresh();
+      }, wait);
+      return false;
+    }
+    this.drawnAt[part] = now;
+    return true;
+  }
+
   /** Draw the snapshot, and disable the widget's own controls that do not apply (`this.ready`
       is false until Python runs: then every control stays disabled). Each module writes it. */
   draw(snapshot) {}
@@ -337,8 +356,7 @@ export class Widget {
     this.toEnd = false;
     delete this.root.dataset.playing;
     cancelAnimationFrame(this.frame);
-    const finished = this.snapshot && this.snapshot.finished && !this.constructor.idleWhenFinished;
-    setText(this.part("play-label"), finished ? "Play again" : "Play");
+    if (this.snapshot) this.refresh();   // everything as it stands, tables too
   }
 
   tick(frameTime) {
