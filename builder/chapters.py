@@ -44,9 +44,11 @@ def parse_chapter(md: MarkdownIt, chapter: Chapter, file: Path, shown: str, prob
 
 def render_chapter(md: MarkdownIt, parsed: ParsedChapter, single: dict | None = None) -> str:
     """The chapter's body HTML: for its own page, or (with `single`, {source: section id}) for
-    the all-in-one page, where ids are prefixed, headings go one level down and links between
-    chapters stay within the page."""
+    the all-in-one page, where ids are prefixed, headings go one level down, links between
+    chapters stay within the page, and a simulation is a card that links to it on the chapter's
+    own page (`live_page`)."""
     env = dict(parsed.env)
     if single is not None:
-        env.update(id_prefix=f"{parsed.section_id}-", heading_shift=1, chapter_ids=single)
+        env.update(id_prefix=f"{parsed.section_id}-", heading_shift=1, chapter_ids=single,
+                   live_page=parsed.chapter.url)
     return md.renderer.render(parsed.tokens, md.options, env)

@@ -61,5 +61,5 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
     in_guide = [dict(item, url=f"#{p.section_id}") for item, p in zip(nav, chapters)]
     pages[GUIDE] = theme.render("guide.html", nav=in_guide, chapters=parts, page={
         "kind": "guide", "url": GUIDE, "title": "The whole guide on one page", "prev": None, "next": None,
-        "sims": sorted({name for p in chapters for name in p.sims}), "toc": []})
+        "sims": [], "toc": []})   # its simulations are cards linking to their chapters: no Python here
     return pages

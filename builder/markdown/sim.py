@@ -12,7 +12,9 @@ unknown name is a problem) and by constructing it (its `ParamError` becomes `fil
 `seed:` is passed separately. The text after `---` is shown to readers without JavaScript
 (docs/authoring.md, "Embedding a simulation"). The embed becomes
 `<div class="sim" data-sim=NAME data-state="idle" data-params='{json}' data-seed=N>` holding the
-simulation's `snapshot()` rendered by the theme (see /work/prompts/core-api.md for the registry).
+simulation's `snapshot()` rendered by the theme (docs/simulations.md describes the registry). On
+the all-in-one page, guide.html, it becomes a card with the same text and a link to the widget on
+its chapter's page, so that page stays light to load and to print and loads no Python.
 """
 from __future__ import annotations
 
@@ -78,7 +80,10 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
         if "snapshot" not in meta:
             return ""
         fallback = "\n".join(f"<p>{self.renderInline(p, options, env)}</p>" for p in meta["fallback"])
-        html = render_embed({**meta, "id": env.get("id_prefix", "") + meta["id"], "fallback_html": fallback})
+        context = {**meta, "id": env.get("id_prefix", "") + meta["id"], "fallback_html": fallback}
+        if env.get("live_page"):   # the all-in-one page: a card linking to the widget in its chapter
+            context["live_url"] = f"{env['live_page']}#{meta['id']}"
+        html = render_embed(context)
         return html.rstrip("\n") + "\n"
 
     md.core.ruler.push("sim", lambda state: _parse(state, simulations))

@@ -24,11 +24,23 @@ def test_no_axe_violations(audits, name, scheme):
     assert not problems, report(f"{name} ({scheme}): axe-core", problems)
 
 
-def test_widgets_are_audited_idle_ready_and_used(audits):
-    audit = audits("guide.html")   # holds every simulation the chapters embed
+# The chapters that embed simulations, between them every kind of widget (guide.html shows
+# cards that link to them, so it has none of its own).
+WIDGET_PAGES = ["03-the-queue.html", "04-the-worker.html", "05-leases.html", "08-idempotency.html"]
+
+
+@pytest.mark.parametrize("name", WIDGET_PAGES)
+def test_widgets_are_audited_idle_ready_and_used(audits, name):
+    audit = audits(name)
     usable(audit)
     assert {"page, dark", "simulations ready, dark", "simulations used, dark"} <= _phases(audit, "dark"), \
         f"{sorted(audit.axe)}; widgets: {audit.widgets}"
+
+
+def test_widget_pages_hold_every_kind_of_widget(site):
+    text = "".join((site.folder / name).read_text() for name in WIDGET_PAGES)
+    for kind in ("live-queue", "race", "crash-timing", "payments"):
+        assert f'data-sim="{kind}"' in text, kind
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

@@ -3,10 +3,14 @@
 // https://dequeuniversity.com/rules/axe/4.10/scrollable-region-focusable
 const SCROLLERS = ".code-block pre, .diagram-art, .prose table";
 
-function focusIfScrolls(element) {
-  if (element.scrollWidth > element.clientWidth + 1) element.setAttribute("tabindex", "0");
-  else element.removeAttribute("tabindex");
-}
-
-const watcher = new ResizeObserver((entries) => entries.forEach((entry) => focusIfScrolls(entry.target)));
+// Every width is read before any attribute is written: one layout, not one per block. A block
+// that is not drawn (inside a closed <details>) reports a width of 0 and is checked when it opens.
+const watcher = new ResizeObserver((entries) => {
+  const drawn = entries.filter((entry) => entry.contentRect.width > 0).map((entry) => entry.target);
+  const scrolls = drawn.map((element) => element.scrollWidth > element.clientWidth + 1);
+  drawn.forEach((element, i) => {
+    if (scrolls[i]) element.setAttribute("tabindex", "0");
+    else element.removeAttribute("tabindex");
+  });
+});
 document.querySelectorAll(SCROLLERS).forEach((element) => watcher.observe(element));

@@ -26,8 +26,12 @@ if (button && sidebar) {
   narrow.addEventListener("change", () => setOpen(false));
 
   // In a long list, start with the current chapter in view.
+  // Measured in the first frame, with the layout the browser does anyway: measuring now, while
+  // the page is still being set up, would lay a long page out twice.
   const current = sidebar.querySelector('[aria-current="page"]');
-  if (current && sidebar.scrollHeight > sidebar.clientHeight) {
-    sidebar.scrollTop = current.offsetTop - sidebar.clientHeight / 3;
-  }
+  requestAnimationFrame(() => {
+    if (current && sidebar.scrollHeight > sidebar.clientHeight) {
+      sidebar.scrollTop = current.offsetTop - sidebar.clientHeight / 3;
+    }
+  });
 }
