@@ -22,11 +22,22 @@ from builder.watch import watch
 ROOT = Path(__file__).resolve().parent
 
 
+def port_number(text: str) -> int:
+    """A TCP port for --serve: 0 (any free one) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 0 to 65535 (0 picks a free one)")
+    return port
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--serve", action="store_true", help="serve the site on localhost after building it")
     parser.add_argument("--watch", action="store_true", help="with --serve: rebuild when a source file changes")
-    parser.add_argument("--port", type=int, default=8000, help="port for --serve (default 8000; 0 picks one)")
+    parser.add_argument("--port", type=port_number, default=8000, help="port for --serve (default 8000; 0 picks one)")
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder (default site/)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the folder holding content/ and code/ (default: this project)")

@@ -9,9 +9,9 @@ from builder.chapters import parse_chapter
 from builder.config import Config
 from builder.crosscheck import check_book
 from builder.markdown import make_markdown
-from builder.output import staging, write_json, write_pages
+from builder.output import staging, unsafe_output, write_json, write_pages
 from builder.pages import render_pages
-from builder.problems import BuildError, Problems
+from builder.problems import BuildError, Problem, Problems
 from builder.search_index import search_documents
 from builder.sim_package import SimPackage
 from builder.summary import load_summary
@@ -38,6 +38,9 @@ def build_site(config: Config) -> Report:
     """
     started = time.perf_counter()
     problems = Problems()
+    unsafe = unsafe_output(config.out, config.root)
+    if unsafe:   # before anything else: the build replaces the whole output folder
+        raise BuildError([Problem(config.shown(config.out), None, f"not an output folder: {unsafe}")])
     theme = Theme(config.theme, problems, config.shown)
     sim_package = SimPackage(config, theme, problems)   # the widgets' Python and scripts
 

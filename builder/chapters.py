@@ -9,6 +9,7 @@ from markdown_it import MarkdownIt
 from builder.markdown.env import new_env
 from builder.problems import Problems
 from builder.summary import Chapter
+from builder.text_file import NotUTF8, read_text
 
 
 @dataclasses.dataclass
@@ -38,7 +39,12 @@ def parse_chapter(md: MarkdownIt, chapter: Chapter, file: Path, shown: str, prob
                   reserved_ids=()) -> ParsedChapter:
     """Parse one chapter file; its problems go to `problems` as `shown:line: ...`."""
     env = new_env(shown, chapter.number, problems, reserved_ids)
-    text = file.read_text(encoding="utf-8") if file.is_file() else ""
+    text = ""
+    if file.is_file():
+        try:
+            text = read_text(file)
+        except NotUTF8 as error:
+            problems.add(shown, error.line, str(error))
     return ParsedChapter(chapter, shown, md.parse(text, env), env)
 
 

@@ -9,6 +9,27 @@ import tempfile
 from pathlib import Path
 
 
+MARKER = ".guide-build"   # written into every site; only a folder holding it may be replaced
+MARKER_TEXT = "Written by build.py. This whole folder is replaced by the next build.\n"
+
+
+def unsafe_output(out: Path, root: Path) -> str | None:
+    """Why `out` must not be replaced by a build (None when it may): the build deletes the old
+    folder, so it takes only a new or empty folder, or one an earlier build wrote (it holds
+    MARKER; before the marker existed, a build left `.nojekyll` beside `search-index.json`)."""
+    out, root = out.resolve(), root.resolve()
+    if out == root or out in root.parents:
+        return "it holds the project itself; choose a folder of its own, such as site/"
+    if out.is_file():
+        return "it is a file"
+    if not out.is_dir() or not any(out.iterdir()):
+        return None
+    if (out / MARKER).is_file() or ((out / ".nojekyll").is_file() and (out / "search-index.json").is_file()):
+        return None
+    return (f"it holds files no build wrote ({', '.join(sorted(p.name for p in out.iterdir())[:3])}...) "
+            "and the build would delete them; choose a new or empty folder")
+
+
 @contextlib.contextmanager
 def staging(out: Path):
     """Yield an empty folder beside `out`; on success it becomes `out`, on any error it is
@@ -17,6 +38,7 @@ def staging(out: Path):
     folder = Path(tempfile.mkdtemp(prefix=f"{out.name}.new-", dir=out.parent))
     os.chmod(folder, 0o755)
     try:
+        (folder / MARKER).write_text(MARKER_TEXT, encoding="utf-8")
         yield folder
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)

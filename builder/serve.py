@@ -1,8 +1,10 @@
 """Serve the built site on localhost, with the right MIME types on every OS.
 
 Python's http.server guesses types from the OS's tables, which on some systems give `.js` as
-text/plain or know no `.wasm`; Pyodide then fails to load (a wrong wasm type makes it hang,
-see /work/shared/notes/pyodide.md). So the types the site uses are fixed here.
+text/plain or know no `.wasm`; Pyodide then fails to load (WebAssembly.instantiateStreaming
+refuses a wasm file not served as application/wasm:
+https://developer.mozilla.org/docs/WebAssembly/Reference/JavaScript_interface/instantiateStreaming_static).
+So the types the site uses are fixed here.
 """
 from __future__ import annotations
 

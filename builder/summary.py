@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from builder.problems import Problems
+from builder.text_file import NotUTF8, read_text
 
 SUMMARY = "SUMMARY.md"
 ITEM = re.compile(r"^[-*]\s+\[(?P<title>[^\]]+)\]\((?P<source>[^)\s]+)\)\s*$")
@@ -59,7 +60,12 @@ def load_summary(content: Path, problems: Problems, shown=str) -> list[Chapter]:
         return []
     chapters: list[Chapter] = []
     seen: dict[str, int] = {}
-    for number, text in enumerate(summary.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        lines = read_text(summary).splitlines()
+    except NotUTF8 as error:
+        problems.add(where, error.line, str(error))
+        return []
+    for number, text in enumerate(lines, start=1):
         line = text.strip()
         if not line or (line.startswith("# ") and not chapters):
             continue

@@ -64,6 +64,9 @@ def colon_blocks_plugin(md: MarkdownIt, names: tuple[str, ...]) -> None:
                 break
             if state.sCount[close] < state.blkIndent and _line(state, close):
                 break
+            opener = None if _is_code(state, close) else OPENER.match(_line(state, close))
+            if opener and opener["colons"] == colons and opener["name"]:
+                break   # a block cannot hold one with as many colons: this one was left open
             close += 1
         closed = close < end and _line(state, close).rstrip() == colons
         if not closed:

@@ -30,6 +30,7 @@ from markdown_it.rules_core import StateCore
 from builder.highlight import dedent, lex_lines, lexer_for_file, to_html
 from builder.markdown.code_blocks import code_block, fence_name
 from builder.markdown.env import block_line, report
+from builder.text_file import NotUTF8, read_text
 
 RANGE = re.compile(r"^(\d+)-(\d+)$")
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -107,7 +108,11 @@ def _select(env: dict, root: Path, path: str, options: list[str], line: int | No
     if not file.is_file():
         report(env, line, f"{path!r}: no such file")
         return None
-    source = file.read_text(encoding="utf-8")
+    try:
+        source = read_text(file)
+    except NotUTF8 as error:
+        report(env, line, f"{path!r}: line {error.line}: {error}")
+        return None
     lexer = lexer_for_file(file.name)
     every_line = lex_lines(source, lexer)
     total = len(every_line)

@@ -147,7 +147,14 @@ def _start(env: dict, line: int | None, name: str, cls, params: dict, seed: int)
     try:
         snapshot = cls(params, seed=seed).snapshot()
     except Exception as error:   # a ParamError names the field and the allowed range
-        report(env, line, f"sim {name}: {describe(error)}")
+        found = [describe(error)]
+        for key, value in params.items():   # every other bad value too, not one build at a time
+            try:
+                cls({key: value}, seed=seed)
+            except Exception as other:  # noqa: BLE001 - reported like the first
+                found += [describe(other)] if describe(other) not in found else []
+        for text in found:
+            report(env, line, f"sim {name}: {text}")
         return None
     missing = [key for key in SNAPSHOT_KEYS if key not in snapshot]
     if missing:

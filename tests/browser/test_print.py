@@ -21,3 +21,21 @@ def test_pdf_starts_each_chapter_on_a_new_page(page, fixture_site):
     pdf = page.pdf(format="A4")
     pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
     assert pages >= 2 + 3   # title page, contents, then a page (at least) per chapter
+
+
+def _print_colours(page):
+    return page.evaluate("""() => [document.body, document.querySelector('h1'), document.querySelector('.prose p')]
+        .map((e) => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor])""")
+
+
+def test_paper_is_black_on_white_whatever_the_screens_theme(page, fixture_site):
+    page.emulate_media(color_scheme="dark")
+    page.goto(fixture_site.at("01-queue.html"))
+    screen = _print_colours(page)
+    assert screen[0][0] != "rgb(0, 0, 0)"              # the screen is dark: light text
+    page.emulate_media(media="print", color_scheme="dark")
+    for colour, background in _print_colours(page):
+        assert colour == "rgb(0, 0, 0)" and background in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)")
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")   # the reader's own toggle
+    for colour, _ in _print_colours(page):
+        assert colour == "rgb(0, 0, 0)"

@@ -1,5 +1,5 @@
 """A small stand-in for the `simulations` package, built to the same contract
-(/work/prompts/core-api.md): PARAMS as dicts, ParamError(field, message), snapshot() with
+(docs/simulations.md): PARAMS as dicts, ParamError(field, message), snapshot() with
 sim, time, jobs, outcome, events, finished. The build tests use it so they depend on the
 contract, not on the real simulations' progress."""
 from __future__ import annotations

@@ -107,7 +107,49 @@ def test_staging_swaps_only_on_success(tmp_path):
     assert [p.name for p in out.iterdir()] == ["kept"]
     with builder.output.staging(out) as folder:
         (folder / "new").write_text("2")
-    assert [p.name for p in out.iterdir()] == ["new"]
+    assert sorted(p.name for p in out.iterdir()) == [".guide-build", "new"]   # new, and marked as a build
+
+
+@pytest.mark.parametrize("where", ["content", "the project", "a folder of other files"])
+def test_an_output_folder_the_build_did_not_write_is_refused_and_kept(tmp_path, where):
+    book = tmp_path / "book"
+    make_book(book, GOOD)
+    out = {"content": book / "content", "the project": book, "a folder of other files": tmp_path / "precious"}[where]
+    out.mkdir(exist_ok=True)
+    (out / "thesis.txt").write_text("years of work")
+    before = _fingerprint(tmp_path)
+    with pytest.raises(BuildError) as failure:
+        build_site(fixture_config(out, root=book))
+    (problem,) = failure.value.problems
+    assert "not an output folder" in problem.message and "choose" in problem.message, problem
+    assert _fingerprint(tmp_path) == before                      # nothing deleted, nothing added
+    assert not [p for p in tmp_path.rglob("*") if ".new-" in p.name or ".old-" in p.name]   # no staging left
+
+
+def test_a_new_empty_or_earlier_output_folder_is_accepted(tmp_path):
+    book = tmp_path / "book"
+    make_book(book, GOOD)
+    (tmp_path / "empty").mkdir()
+    for out in (tmp_path / "new" / "site", tmp_path / "empty"):
+        build_site(fixture_config(out, root=book))
+        assert (out / "a.html").is_file() and (out / ".guide-build").is_file()
+        build_site(fixture_config(out, root=book))   # its own earlier build is replaced
+    legacy = tmp_path / "legacy"                       # a site built before the marker existed
+    legacy.mkdir()
+    (legacy / ".nojekyll").write_text("")
+    (legacy / "search-index.json").write_text("[]")
+    build_site(fixture_config(legacy, root=book))
+    assert (legacy / "a.html").is_file()
+
+
+def test_command_line_refuses_to_build_over_the_chapters(tmp_path):
+    make_book(tmp_path / "book", GOOD)
+    content = tmp_path / "book" / "content"
+    before = _fingerprint(content)
+    run = subprocess.run([sys.executable, str(ROOT / "build.py"), "--root", str(tmp_path / "book"),
+                          "--out", str(content)], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 1 and "not an output folder" in run.stderr, run.stderr
+    assert _fingerprint(content) == before
 
 
 def test_command_line_prints_file_line_and_exits_1(tmp_path):
@@ -125,3 +167,18 @@ def test_command_line_builds(tmp_path):
                           "--out", str(tmp_path / "site")], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("built 4 pages (2 chapters, 0 simulation embeds)")
+
+
+def test_a_chapter_or_an_include_that_is_not_utf8_is_a_problem_at_its_line(tmp_path):
+    book = tmp_path / "book"
+    make_book(book, {"a.md": "Intro.\n\n```include code/latin1.py\n```\n", "b.md": "B.\n"})
+    (book / "content" / "b.md").write_bytes(b"Caf\xc3\xa9 is UTF-8.\n\nBut this \xe9 is Latin-1.\n")
+    (book / "code").mkdir(exist_ok=True)
+    (book / "code" / "latin1.py").write_bytes(b"x = 1\nname = '\xe9'\n")
+    with pytest.raises(BuildError) as failure:
+        build_site(fixture_config(tmp_path / "site", root=book))
+    found = [str(p) for p in failure.value.problems]
+    assert "content/a.md:3: 'code/latin1.py': line 2: not UTF-8 text (byte 0xe9 at column 9); save the file as UTF-8" \
+        in found, found
+    assert any(p.startswith("content/b.md:3: not UTF-8 text (byte 0xe9") for p in found), found
+    assert not (tmp_path / "site").exists()

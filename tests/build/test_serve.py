@@ -56,3 +56,15 @@ def test_a_busy_port_moves_to_the_next_free_one(tmp_path):
         server.server_close()
     finally:
         busy.server_close()
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "eighty"])
+def test_a_port_that_is_not_one_is_a_usage_error_not_a_traceback(port):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+    run = subprocess.run([sys.executable, str(ROOT / "build.py"), "--serve", "--port", port],
+                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 2 and "argument --port" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
