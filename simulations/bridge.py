@@ -16,7 +16,8 @@ A reply carrying a snapshot is {"ok": true, "id": ..., "snapshot": {...}}; step 
 "steps" (how many it took: fewer once the simulation is finished) and run adds "reached"
 (false when the per-call cap stopped it early: send it again to go on). Any "req" in the message is
 echoed back, so the page can match replies to requests. A failure is
-{"ok": false, "error": {"type": ..., "message": ..., "field": ... (for bad input)}}.
+{"ok": false, "error": {"type": ..., "message": ..., "field": ... (for bad input)}}; a
+ParamError also carries "problems": [{"field", "message"}], every bad parameter at once.
 """
 import json
 import traceback
@@ -46,7 +47,10 @@ def handle(message):
         reply = {"ok": True, **_answer(request)}
     except ParamError as error:
         reply = {"ok": False, "error": {"type": "ParamError", "field": error.field,
-                                        "message": str(error)}}
+                                        "message": str(error),
+                                        "problems": [{"field": problem.field,
+                                                      "message": str(problem)}
+                                                     for problem in error.problems]}}
     except Exception as error:  # a bug: report it to the page rather than crash its worker
         reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error),
                                         "trace": traceback.format_exc(limit=5)}}

@@ -12,13 +12,15 @@ the job again and runs it to the end. In the "lease-too-short" scenario nobody d
 just slow, its lease runs out mid-work, and B claims the job while A is still busy; the
 fencing token (or its absence) decides whether A's late finish is refused.
 
-The outcome counts the effect: 0 means lost, 1 exactly once, 2 or more duplicated.
+The outcome counts the effect: 0 means lost, 1 exactly once, 2 or more duplicated, once the
+job is done. The reader may also kill A or B by hand; if that leaves the job running with
+nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 """
 import heapq
 from contextlib import contextmanager
 
 from ._core import tinyq
-from .params import ParamError, boolean, choice, seed_param
+from .params import ParamError, boolean, choice, seed_param, show_number
 from .simulation import Simulation, plural
 
 POLICIES = ("ack-after-work", "ack-before-work", "one-transaction", "idempotency-key")
@@ -81,13 +83,19 @@ class CrashTiming(Simulation):
     MAX_RUN_STEPS = 100
     PARAMS = (
         choice("policy", "Policy", "ack-after-work", POLICIES,
-               "When the worker acks, relative to the work, or how it makes a repeat harmless."),
+               "When the worker acks, relative to the work, or how it makes a repeat harmless.",
+               {"ack-after-work": "Ack after the work", "ack-before-work": "Ack before the work",
+                "one-transaction": "Effect and ack in one transaction",
+                "idempotency-key": "Send with an idempotency key"}),
         choice("scenario", "Scenario", "crash", SCENARIOS,
-               "crash: worker A dies at the chosen point. lease-too-short: A is slow, not dead."),
+               "crash: worker A dies at the chosen point. lease-too-short: A is slow, not dead.",
+               {"crash": "Worker A crashes", "lease-too-short": "Lease too short: A is slow"}),
         boolean("fencing", "Fencing token", True,
                 "Finish only while the claim's token still holds the job."),
         choice("crash", "Crash point", "after-effect", ("none",) + CRASH_POINTS,
-               "Where worker A dies (the crash scenario only)."),
+               "Where worker A dies (the crash scenario only).",
+               {"none": "A does not die", "after-claim": "After the claim",
+                "after-effect": "After the effect", "after-ack": "After the ack"}),
         seed_param(),
     )
 
@@ -153,6 +161,18 @@ class CrashTiming(Simulation):
     def _after_a_death(self, who):
         if who == "A" and self.scenario == "crash":
             self._schedule(LEASE["crash"] + B_STARTS, "B", self._attempt("B"))
+        if who == "B" and self._status() == "running":
+            # B held the latest claim (the reader killed it): nobody else is coming, so the
+            # timeline ends when B's lease runs out, with the job still running.
+            self._schedule(max(self.clock.now, self._lease_end()), "lease-end", self._last_lease())
+
+    def _last_lease(self):
+        """B's lease runs out after the reader killed it, and no worker is coming."""
+        if self._status() == "running":
+            self.moment("lease", "lease", "B's lease runs out (B is dead): the job may be claimed "
+                                          "again, but no worker is coming to claim it")
+        return
+        yield  # a generator like every actor's script; it never pauses
 
     def _lease_watch(self):
         """At the end of A's lease: say so if the job is still running; in the slow
@@ -184,7 +204,7 @@ class CrashTiming(Simulation):
         self.fate[who] = "working"
         again = "" if job.attempts == 1 else " again"
         self.moment(who, "claim", f"{who} claims the job{again} (attempt {job.attempts}, "
-                                  f"token {job.token}, lease until {self._lease_end():g} s)")
+                                  f"token {job.token}, lease until {show_number(self._lease_end())} s)")
         work = WORK["A"][self.scenario] if who == "A" else WORK["B"]
         if self.policy == "ack-before-work":
             yield from self._point(who, "after-claim", STEP)
@@ -311,8 +331,20 @@ class CrashTiming(Simulation):
         return self.queue.db.execute("SELECT count(*) FROM outbox").fetchone()[0]
 
     def result(self):
+        """"lost", "exactly once" or "duplicated" (the effect's count) once the job is done;
+        "unfinished" when it is not done and nobody is left to finish it."""
+        if self._status() != "done":
+            return "unfinished"
         count = self.effects()
         return "lost" if count == 0 else "exactly once" if count == 1 else "duplicated"
+
+    def scenario_note(self):
+        """The sentence the page shows about a healthy but slow worker A, or None: only in the
+        lease-too-short scenario, and only while the reader has killed nobody."""
+        if self.scenario != "lease-too-short" or "dead" in self.fate.values():
+            return None
+        return (f"Nobody dies here: worker A is slow, and its {show_number(LEASE[self.scenario])}-second "
+                f"lease runs out while it is still working.")
 
     def job_rows(self):
         status, attempts, locked_until, token = self.queue.db.execute(
@@ -320,10 +352,38 @@ class CrashTiming(Simulation):
         return [{"id": self.job_id, "status": status, "attempts": attempts, "token": token,
                  "lease_left": self.lease_left(status, locked_until)}]
 
+    def _nobody_left(self):
+        """True when the job is not done and no worker will ever work on it again: none is
+        working, and none is on its way (B after A's death or A's lease)."""
+        if self._status() == "done" or "working" in self.fate.values():
+            return False
+        return not any(actor in ("A", "B") or (actor == "lease" and self.scenario == "lease-too-short")
+                       for _, _, actor, _ in self._agenda)
+
+    def _stuck(self):
+        """Why the job stays running forever, in words (see _nobody_left)."""
+        dead = [who for who in ("A", "B") if self.fate[who] == "dead"]
+        gone = [who for who in ("A", "B") if self.fate[who] == "finished"]
+        why = " and ".join(dead) + (" are dead" if len(dead) > 1 else " is dead")
+        if gone:
+            why += f" and {' and '.join(gone)} has already ended its attempt"
+        ends = self._lease_end()
+        if ends > self.clock.now:
+            lease = f"when its lease runs out at {show_number(ends)} s no worker will claim it again"
+        else:
+            lease = f"its lease ran out at {show_number(ends)} s with no worker to claim it again"
+        return f"The job is still running and nobody is left to finish it: {why}; {lease}"
+
     def outcome(self):
         count = self.effects()
         what = (plural(count * 10, "loyalty point") + " awarded"
                 if self.policy == "one-transaction" else plural(count, "email") + " sent")
+        refused = (f"the token refused {' and '.join(self.refused)}'s late finish"
+                   if self.refused else "")
+        if self._nobody_left():
+            head = "Unfinished" if self.finished else "So far"
+            tail = f"; {refused}" if refused else ""
+            return f"{head}: {what}. {self._stuck()}{tail}."
         if not self.finished:
             pending = " (not committed yet)" if self.queue.db.in_transaction else ""
             return f"So far: {what}{pending}."
@@ -333,8 +393,8 @@ class CrashTiming(Simulation):
             sentence += ", yet the queue says the job is done"
         if self.absorbed:
             sentence += f"; {plural(self.absorbed, 'repeat')} absorbed by the idempotency key"
-        if self.refused:
-            sentence += f"; the token refused {' and '.join(self.refused)}'s late finish"
+        if refused:
+            sentence += f"; {refused}"
         return sentence + "."
 
     def _state(self):
@@ -351,6 +411,7 @@ class CrashTiming(Simulation):
             "workers": [{"name": who, "state": self.fate[who]} for who in ("A", "B")],
             "timeline": list(self.timeline),
             "result": self.result() if self.finished else None,
+            "scenario_note": self.scenario_note(),
             "effects": self.effects(),
             "absorbed": self.absorbed,
             "produced": list(self.produced),

@@ -18,7 +18,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ._core import tinyq
-from .params import ParamError, boolean, convert, integer, number, seed_param
+from .params import ParamError, boolean, convert, integer, number, seed_param, show_number
 from .simulation import UNFINISHED_JOBS, Simulation, plural, require_int
 
 TICKS_PER_SECOND = 10
@@ -204,7 +204,7 @@ class LiveQueue(Simulation):
                       f"another worker had already taken over")
             return
         self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
-                  f"until its lease runs out at {ends[0]:g} s")
+                  f"until its lease runs out at {show_number(round(ends[0], 3))} s")
 
     # --- the reader's actions ----------------------------------------------------------------
     def act_enqueue(self):
@@ -250,7 +250,7 @@ class LiveQueue(Simulation):
         target.until += self._ticks(freeze)
         if target.crash_at is not None:
             target.crash_at += self._ticks(freeze)
-        self.emit(f"worker {target.number} freezes for {freeze:g} s in the middle of job "
+        self.emit(f"worker {target.number} freezes for {show_number(freeze)} s in the middle of job "
                   f"{target.job.id}; its lease keeps running")
 
     def act_set(self, param, value):
@@ -260,7 +260,9 @@ class LiveQueue(Simulation):
         spec = next(spec for spec in self.PARAMS if spec["name"] == param)
         self.settings[param] = convert(spec, value)
         self.queue.lease = self.settings["lease"]
-        self.emit(f"{spec['label']} is now {self.settings[param]}")
+        value = self.settings[param]
+        shown = ("on" if value else "off") if isinstance(value, bool) else show_number(value)
+        self.emit(f"{spec['label']} is now {shown}")
 
     def _require_room(self, count):
         if self.total + count > MAX_JOBS:

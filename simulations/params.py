@@ -6,19 +6,23 @@ A simulation's PARAMS is a tuple of plain dicts (JSON-able, so the page can draw
      "min": 0.5, "max": 600.0, "help": "..."}
 
 type is "int" or "float" (with min and max, inclusive), "choice" (with "choices", a list of
-strings) or "bool". Values may arrive as strings (from a URL or a chapter's embed): "5",
+strings, and "labels", {choice: words for a form}) or "bool". Values may arrive as strings (from a URL or a chapter's embed): "5",
 "0.3", "true". Every bad value raises ParamError naming the field and what is allowed.
 """
 import math
 
 
 class ParamError(ValueError):
-    """A parameter (or an action's argument) is not acceptable. `field` names it."""
+    """A parameter (or an action's argument) is not acceptable. `field` names it.
+
+    `problems` lists every bad parameter found at once (validate() checks them all), this
+    error first; for a single problem it is [self]."""
 
     def __init__(self, field, message):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.problems = [self]
 
 
 def integer(name, label, default, minimum, maximum, help):
@@ -31,9 +35,14 @@ def number(name, label, default, minimum, maximum, help):
             "min": float(minimum), "max": float(maximum), "help": help}
 
 
-def choice(name, label, default, choices, help):
+def choice(name, label, default, choices, help, labels=None):
+    """`labels`: {choice: the words a form shows for it}, one for every choice (the value
+    itself, e.g. "ack-after-work", stays what URLs and chapters use)."""
+    labels = dict(labels or {option: option for option in choices})
+    if set(labels) != set(choices):
+        raise ValueError(f"{name}: labels must name every choice exactly once")
     return {"name": name, "label": label, "type": "choice", "default": default,
-            "choices": list(choices), "help": help}
+            "choices": list(choices), "labels": labels, "help": help}
 
 
 def boolean(name, label, default, help):
@@ -82,30 +91,56 @@ def _convert_number(spec, value):
         raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
     if whole:
         if number != int(number):
-            raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
+            typed = repr(value) if isinstance(value, str) else show_number(value)
+            raise ParamError(name, f"must be {kind_words} {allowed}, got {typed}")
         number = int(number)
     else:
         number = float(number)
     if not spec["min"] <= number <= spec["max"]:
-        raise ParamError(name, f"must be {allowed}, got {_show(number)}")
+        # the value as the reader typed it: float("1e-400") is 0 and int(float("1e23")) is
+        # 99999999999999991611392, neither of which the reader wrote
+        typed = value.strip() if isinstance(value, str) else show_number(value)
+        raise ParamError(name, f"must be {allowed}, got {typed}")
     return number
 
 
 def _show(number):
-    return f"{number:,}" if isinstance(number, int) else f"{number:g}"
+    """A bound of a range in prose: 5,000 or 0.5."""
+    return f"{number:,}" if isinstance(number, int) else show_number(number)
+
+
+def show_number(number):
+    """A number (int or float) as a reader would type it, with no float noise: 2, not 2.0;
+    0.3, not 0.30000000000000004 (at most 15 significant digits, which a float always
+    holds exactly); 1e-7 and 1e23 rather than 1e-07 and 1e+23; no thousands separators."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        raise TypeError(f"show_number takes an int or a float, got {number!r}")
+    if isinstance(number, int):
+        return str(number)
+    text = f"{number:.15g}"
+    mantissa, e, exponent = text.partition("e")
+    return f"{mantissa}e{int(exponent)}" if e else text
 
 
 def validate(specs, values):
     """Check `values` (a dict, or None) against `specs`; return every parameter's value.
 
-    Raises ParamError for an unknown name or a bad value."""
+    Raises ParamError for an unknown name or a bad value: the first problem, with every
+    problem (unknown names first, then bad values in the specs' order) in its `problems`."""
     if values is None:
         values = {}
     if not isinstance(values, dict):
         raise ParamError("params", f"must be a mapping of name to value, got {values!r}")
     known = {spec["name"]: spec for spec in specs}
-    for name in values:
-        if name not in known:
-            raise ParamError(str(name), "unknown parameter; this simulation takes "
-                                        + ", ".join(known))
-    return {name: convert(spec, values.get(name, spec["default"])) for name, spec in known.items()}
+    problems = [ParamError(str(name), "unknown parameter; this simulation takes " + ", ".join(known))
+                for name in values if name not in known]
+    checked = {}
+    for name, spec in known.items():
+        try:
+            checked[name] = convert(spec, values.get(name, spec["default"]))
+        except ParamError as error:
+            problems.append(error)
+    if problems:
+        problems[0].problems = problems
+        raise problems[0]
+    return checked

@@ -48,7 +48,8 @@ class Race(Simulation):
     MAX_RUN_STEPS = 200
     PARAMS = (
         choice("claim", "Claim", "naive", ("naive", "atomic"),
-               "naive: look with SELECT, then grab with UPDATE. atomic: one UPDATE ... RETURNING."),
+               "naive: look with SELECT, then grab with UPDATE. atomic: one UPDATE ... RETURNING.",
+               {"naive": "Naive: look, then grab", "atomic": "Atomic: one statement"}),
         integer("jobs", "Jobs", 2, 1, len(ADDRESSES), "Welcome emails waiting to be sent."),
         seed_param(),
     )

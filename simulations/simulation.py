@@ -15,7 +15,7 @@ import inspect
 import random
 from collections import deque
 
-from .params import ParamError, convert, integer, seed_param, validate
+from .params import ParamError, convert, integer, seed_param, show_number, validate
 
 MAX_EVENTS = 500  # events kept between two snapshots; older ones are counted, not kept
 
@@ -154,4 +154,7 @@ def require_int(field, value, minimum, maximum):
 
 
 def plural(count, word, many=None):
-    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+    """"1 job", "2 jobs", "5,000 jobs", "0.5 jobs": the word agrees with the count (an int,
+    shown with thousands separators, or a float, shown with no float noise)."""
+    shown = f"{count:,}" if isinstance(count, int) else show_number(count)
+    return f"{shown} {word if count == 1 else (many or word + 's')}"
