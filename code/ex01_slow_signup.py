@@ -6,10 +6,14 @@ answers, so everyone who presses "Sign up" waits for the mail.
     python3 ex01_slow_signup.py               # three people sign up
     python3 ex01_slow_signup.py --mail-down   # a bad day for mail
 """
-import sys
+import argparse
 import time
 
-MAIL_DOWN = "--mail-down" in sys.argv
+# argparse reads the command line, and refuses a mistyped flag.
+parser = argparse.ArgumentParser()
+parser.add_argument("--mail-down", action="store_true",
+                    help="the mail server fails every time")
+MAIL_DOWN = parser.parse_args().mail_down
 accounts = []          # our pretend users table
 emails_sent = []       # what the pretend mail server delivered
 

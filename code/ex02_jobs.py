@@ -5,8 +5,11 @@ data. A handler knows HOW: an ordinary function, one per kind.
 
     python3 ex02_jobs.py
 """
+import argparse
 import json
 import time
+
+argparse.ArgumentParser().parse_args()   # this one takes no options
 
 USERS = {42: "ada@example.com"}   # pretend users table: id -> email
 

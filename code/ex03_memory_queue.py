@@ -7,10 +7,16 @@ the queue and sends the emails.
     python3 ex03_memory_queue.py          # waits for every email
     python3 ex03_memory_queue.py --quit   # quits early: jobs vanish
 """
+import argparse
 import queue
 import sys
 import threading
 import time
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--quit", action="store_true",
+                    help="quit as soon as the signups are answered")
+QUIT = parser.parse_args().quit
 
 jobs = queue.Queue()   # first in, first out; safe between threads
 accounts = []
@@ -54,7 +60,7 @@ for address in ["ada@example.com", "alan@example.com",
                 "grace@example.com"]:
     handle_request(address, pressed_at)
 
-if "--quit" in sys.argv:
+if QUIT:
     # The program ends here, as for a deploy, a crash or a Ctrl-C.
     lost = len(accounts) - len(emails_sent)
     print(f"quitting: {len(accounts)} accounts created, "

@@ -101,14 +101,19 @@ def main(command, *rest):
                 os.remove(name)
         print(f"deleted {DB_FILE} and {OUTBOX}")
         return
+    if command == "enqueue":
+        for address in rest:        # a typo or "": refuse them all
+            if "@" not in address:
+                sys.exit(f"not an email address: {address!r} "
+                         "(nothing was enqueued)")
     db = open_queue()
     if command == "enqueue" and rest:
         for address in rest:
             enqueue(db, "send_welcome_email", address=address)
         print(f"jobs enqueued: {len(rest)}")
-    elif command == "list":
+    elif command == "list" and not rest:
         show(db)
-    elif command == "work":
+    elif command == "work" and not rest:
         try:
             work(db)
         except KeyboardInterrupt:          # Ctrl-C

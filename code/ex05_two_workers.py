@@ -119,6 +119,11 @@ def main(command, *rest):
                 os.remove(name)
         print(f"deleted {DB_FILE} and {OUTBOX}")
         return
+    if command == "enqueue":
+        for address in rest:        # a typo or "": refuse them all
+            if "@" not in address:
+                sys.exit(f"not an email address: {address!r} "
+                         "(nothing was enqueued)")
     db = open_queue()
     if command == "enqueue" and rest:
         for address in rest:

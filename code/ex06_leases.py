@@ -132,6 +132,9 @@ def main(argv=None):
     if (args.command == "enqueue") != bool(args.addresses):
         parser.error("enqueue needs email addresses, and only enqueue "
                      "takes them")
+    for address in args.addresses:
+        if "@" not in address:
+            parser.error(f"not an email address: {address!r}")
 
     if args.command == "reset":
         for name in (DB_FILE, OUTBOX):

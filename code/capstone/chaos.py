@@ -21,10 +21,10 @@ TIME_LIMIT = 300      # seconds; a run that takes longer than this is stopped
 
 
 def start_worker(options):
-    """Start one `shop.py work` process; its output comes back to us through a pipe."""
+    """Start one `shop.py work` process; its output and errors come back to us through pipes."""
     command = [sys.executable, str(SHOP), "work", "--chaos", str(options.chaos),
                "--seed", str(options.seed), "--lease", str(options.lease)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def supervise(options):
@@ -34,10 +34,11 @@ def supervise(options):
     that crashed is replaced at once. A worker that found nothing left to do
     exits normally and is not replaced. Returns the number of crashes.
     """
-    workers = [start_worker(options) for _ in range(options.workers)]
+    workers = []
     crashes = 0
     deadline = time.monotonic() + TIME_LIMIT
     try:
+        workers += [start_worker(options) for _ in range(options.workers)]
         while workers:
             if time.monotonic() > deadline:
                 sys.exit(f"stopped: the run took longer than {TIME_LIMIT} seconds")
@@ -46,6 +47,7 @@ def supervise(options):
                 workers.remove(worker)
                 for line in worker.stdout.read().splitlines():
                     print(f"  [{worker.pid}] {line}", flush=True)
+                sys.stderr.write(worker.stderr.read())      # its error, if it had one
                 if worker.returncode == shop.CRASHED:
                     crashes += 1
                     workers.append(start_worker(options))
@@ -154,4 +156,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:           # Ctrl-C; supervise() has stopped the workers
+        print("\nchaos.py: stopped by Ctrl-C; no worker is left running", file=sys.stderr)
+        sys.exit(130)                   # 128 + 2 (SIGINT): how shells report a Ctrl-C

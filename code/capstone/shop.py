@@ -46,7 +46,8 @@ def signup(email):
             queue.enqueue(kind, {"email": email}, unique_key=f"{kind}:{email}")
         queue.db.execute("COMMIT")
     except BaseException:
-        queue.db.execute("ROLLBACK")
+        if queue.db.in_transaction:   # a Ctrl-C may arrive just after the COMMIT
+            queue.db.execute("ROLLBACK")
         raise
 
 

@@ -8,8 +8,10 @@ drill does what the chapter says it does.
 """
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -46,6 +48,7 @@ def test_without_keys_the_audit_fails_nearly_always_and_never_on_points():
     failed = [run for run in runs if run.failed]
     assert len(failed) >= 9, "\n\n".join(run.describe() for run in runs)
     for run in runs:
+        assert run.returncode == (1 if run.failed else 0), run.describe()   # a failed audit is an error
         assert run.figures["repeats absorbed by keys"] == 0, run.describe()
         assert run.statuses == "done 15", run.describe()
         for problem in run.problems:
@@ -180,3 +183,37 @@ def test_a_worker_that_fails_for_another_reason_stops_the_run_loudly(tmp_path):
     assert "RuntimeError: a bug in the worker" in run.stderr
     assert "(not a chaos crash)" in run.stderr
     assert not run.passed and not run.failed
+
+
+def test_ctrl_c_stops_every_worker_and_says_so_in_one_line(tmp_path):
+    """The reader's Ctrl-C reaches the supervisor and all its workers (one process group), as in a
+    terminal. A 30 s lease makes the run stall after its first crash: when a reader gives up."""
+    folder = prepare(tmp_path)
+    chaos = subprocess.Popen(
+        [sys.executable, "chaos.py", "--seed", "3", "--chaos", "0.3", "--lease", "30"], cwd=folder,
+        env=dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1"),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    try:
+        for line in chaos.stdout:                    # wait until workers are running and dying
+            if " CRASH " in line:
+                break
+        time.sleep(0.5)
+        assert chaos.poll() is None, "the run ended before the Ctrl-C"
+        os.killpg(chaos.pid, signal.SIGINT)
+        stdout, stderr = chaos.communicate(timeout=30)
+    finally:
+        if chaos.poll() is None:
+            os.killpg(chaos.pid, signal.SIGKILL)
+            chaos.wait()
+    assert chaos.returncode == 130, stderr           # 128 + SIGINT, as a shell reports it
+    assert stderr == "\nchaos.py: stopped by Ctrl-C; no worker is left running\n"
+    assert "AUDIT" not in stdout
+    deadline = time.monotonic() + 5
+    while True:                                      # the supervisor took every worker down
+        try:
+            os.killpg(chaos.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "a worker process outlived chaos.py"
+        time.sleep(0.05)

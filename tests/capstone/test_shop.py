@@ -70,6 +70,29 @@ def test_signup_is_all_or_nothing(shop, monkeypatch):
     assert customers(shop) == [] and jobs(shop) == []      # not even the first job
 
 
+def test_a_ctrl_c_that_lands_just_after_the_commit_is_not_hidden(shop, monkeypatch):
+    """Ctrl-C during COMMIT: Python raises KeyboardInterrupt once the COMMIT has returned, so the
+    signup is saved and no transaction is open. A blind ROLLBACK would fail ("no transaction is
+    active") and bury the Ctrl-C under a database error; chaos.py could not then stop quietly."""
+    real = shop.queue.db
+
+    class CtrlCAfterCommit:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def execute(self, sql, *params):
+            cursor = real.execute(sql, *params)
+            if sql == "COMMIT":
+                raise KeyboardInterrupt
+            return cursor
+
+    monkeypatch.setattr(shop.queue, "db", CtrlCAfterCommit())
+    with pytest.raises(KeyboardInterrupt):
+        shop.signup("ada@example.com")
+    assert customers(shop) == [("ada@example.com", 0)] and len(jobs(shop)) == 3
+    assert not real.in_transaction
+
+
 def test_one_worker_on_a_perfect_network_gets_the_books_right(shop):
     perfect_network(shop)
     for email in ("ada@example.com", "alan@example.com"):

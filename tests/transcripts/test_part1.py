@@ -186,6 +186,8 @@ def test_ex05_atomic_claim_sends_each_email_once(folder, terminals):
 @pytest.mark.parametrize("script, args", [
     ("ex04_durable_queue.py", ["frobnicate"]),
     ("ex04_durable_queue.py", ["enqueue"]),
+    ("ex04_durable_queue.py", ["list", "extra"]),
+    ("ex04_durable_queue.py", ["work", "now"]),
     ("ex05_two_workers.py", ["work"]),
     ("ex05_two_workers.py", ["work", "fast"]),
     ("ex05_two_workers.py", ["enqueue"]),
@@ -196,6 +198,39 @@ def test_a_bad_command_prints_the_usage(folder, script, args):
     assert done.returncode != 0
     assert done.stderr.startswith(f"usage: python3 {script} ")
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("script, args, flags", [
+    ("ex01_slow_signup.py", ["--mail-dwn"], "[--mail-down]"),     # a typo of the "Break it" flag
+    ("ex01_slow_signup.py", ["now"], "[--mail-down]"),
+    ("ex02_jobs.py", ["junk"], "[-h]"),
+    ("ex03_memory_queue.py", ["--qiut"], "[--quit]"),
+])
+def test_an_unknown_argument_is_refused_with_the_valid_flags(folder, script, args, flags):
+    """A mistyped flag must not run the normal scene as if all were well (argparse's way)."""
+    done = subprocess.run([sys.executable, script, *args], cwd=folder, env=environment(),
+                          capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 2, done.stdout
+    usage, error = done.stderr.splitlines()
+    assert usage == f"usage: {script} [-h]" + ("" if flags == "[-h]" else f" {flags}")
+    assert error == f"{script}: error: unrecognized arguments: {' '.join(args)}"
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("script", ["ex04_durable_queue.py", "ex05_two_workers.py"])
+@pytest.mark.parametrize("addresses, shown", [
+    ([""], "''"),
+    (["ada@example.com", "   "], "'   '"),
+    (["ada@example.com", "alan.example.com"], "'alan.example.com'"),
+])
+def test_enqueue_refuses_a_missing_or_empty_address_and_queues_nothing(folder, script, addresses,
+                                                                      shown):
+    done = subprocess.run([sys.executable, script, "enqueue", *addresses], cwd=folder,
+                          env=environment(), capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 1
+    assert done.stderr == f"not an email address: {shown} (nothing was enqueued)\n"
+    assert done.stdout == ""
+    assert list(folder.glob("*.db")) == [], "refused before the queue was touched"
 
 
 def test_ex05_explains_an_sqlite_too_old_for_returning(folder):

@@ -334,6 +334,7 @@ def test_exercise_8_differs_from_exercise_7_only_where_chapter_8_shows_it():
     ("python3 ex06_leases.py work --lease -1", "--lease must be a number of seconds above 0"),
     ("python3 ex06_leases.py work --lease nan", "--lease must be a number of seconds above 0"),
     ("python3 ex06_leases.py enqueue", "enqueue needs email addresses"),
+    ("python3 ex06_leases.py enqueue ada@example.com ''", "error: not an email address: ''"),
     ("python3 ex06_leases.py work --crash-before-send --crash-after-send", "not allowed with"),
     ("python3 ex07_retries.py work --seed seven", "argument --seed: invalid int value: 'seven'"),
     ("python3 ex07_retries.py report", "there is no ex07.db yet: run the setup command first"),
