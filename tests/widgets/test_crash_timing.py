@@ -91,3 +91,21 @@ def test_lease_too_short_is_drawn_as_two_timelines_against_the_lease(page):
     play_to_the_end(slow)
     expect(slow.part("verdict")).to_have_text("Once")
     expect(slow.part("effects")).to_have_text("The points: 10 by B at 4 s.")
+
+
+def test_killing_both_workers_is_told_as_it_stands_never_as_a_verdict(page):
+    # The breaker's steps: the lease-too-short scene, B has just claimed, then both workers die.
+    slow = Sim(page, id="sim-3")
+    slow.button("Use the chapter’s settings").click()
+    expect(slow.part("slow-note")).to_be_visible()
+    for _ in range(3):
+        slow.button("Step").click()
+    slow.button("Kill worker A").click()
+    slow.button("Kill worker B").click()
+    expect(slow.part("slow-note")).to_be_hidden()             # "Nobody dies here" is no longer true
+    assert slow.cells(1)[1] == "running"
+    expect(slow.part("outcome")).to_contain_text("The job is still running and nobody is left to finish it")
+    expect(slow.part("outcome")).not_to_contain_text("the queue says the job is done")
+    play_to_the_end(slow)
+    expect(slow.part("verdict")).to_have_text("Unfinished")
+    assert slow.cells(1)[1] == "running"

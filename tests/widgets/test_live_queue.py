@@ -89,7 +89,7 @@ def test_a_bad_lease_gets_the_simulations_message_next_to_the_field(sim):
     lease.press("Tab")
     expect(error).to_have_text("")
     expect(lease).not_to_have_attribute("aria-invalid", "true")
-    expect(sim.part("log")).to_contain_text("Lease (s) is now 2.0")
+    expect(sim.part("log")).to_contain_text("Lease (s) is now 2")   # "2.0" before simulations/ wrote numbers as typed
 
 
 def test_a_setting_that_needs_a_fresh_run_starts_one(sim):

@@ -39,7 +39,7 @@ def test_the_naive_claim_sends_one_email_twice(sim):
 
 def test_the_atomic_claim_never_sends_twice_whatever_the_order(sim):
     sim.root.get_by_label("Claim", exact=True).select_option("atomic")
-    expect(sim.part("log")).to_contain_text("Started again: Claim is now atomic.")
+    expect(sim.part("log")).to_contain_text("Started again: Claim is now Atomic: one statement.")
     expect(next_sql(sim, "A")).to_contain_text("RETURNING id, kind, args, attempts, token")
     # The most dangerous order for a look-then-grab claim: strictly alternating.
     statements = 0
@@ -76,4 +76,4 @@ def test_the_keyboard_alone_works_it(sim):
     expect(sim.part("log")).to_contain_text("B claimed job 2")
     sim.root.get_by_label("Claim", exact=True).focus()
     sim.page.keyboard.press("ArrowUp")                   # a select changes with the arrow keys
-    expect(sim.part("log")).to_contain_text("Started again: Claim is now naive.")
+    expect(sim.part("log")).to_contain_text("Started again: Claim is now Naive: look, then grab.")

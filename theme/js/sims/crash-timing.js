@@ -7,7 +7,7 @@ import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
 import { Widget } from "./widget.js";
 
 const DASH = "—";
-const VERDICT = { lost: "Lost", "exactly once": "Once", duplicated: "Twice" };
+const VERDICT = { lost: "Lost", "exactly once": "Once", duplicated: "Twice", unfinished: "Unfinished" };
 const MARK_WORDS = { claim: "claims", effect: "effect", ack: "finishes", refused: "refused", crash: "dies",
                      rollback: "rolled back", lease: "lease runs out" };
 
@@ -50,8 +50,8 @@ export default class CrashTimingWidget extends Widget {
     const box = this.fieldBox("crash");
     box.hidden = s.scenario !== "crash";
     const note = this.part("slow-note");
-    note.hidden = s.scenario !== "lease-too-short";
-    setText(note, `Nobody dies here: worker A is slow, and its ${seconds(s.lease)}-second lease runs out while it is still working.`);
+    note.hidden = !s.scenario_note;   // the simulation's own words, gone once a worker is dead
+    setText(note, s.scenario_note || "");
     const strip = this.part("strip");
     if (this.stripPolicy !== s.policy) {
       this.stripPolicy = s.policy;

@@ -54,6 +54,12 @@ export function plural(count, word, many = `${word}s`) {
   return `${thousands(count)} ${count === 1 ? word : many}`;
 }
 
+/** A rate: perSecond(1, "job") -> "1 job/s", perSecond(2.5, "job") -> "2.5 jobs/s". */
+export function perSecond(value, word, many = `${word}s`) {
+  const shown = seconds(value);
+  return `${shown} ${shown === "1" ? word : many}/s`;
+}
+
 /** Dollars: 20 -> "$20", -10 -> "−$10". */
 export function dollars(value) {
   return value < 0 ? `−$${Math.abs(value)}` : `$${value}`;

@@ -1,5 +1,7 @@
-// A widget's event log: the simulation's events, newest last, in an aria-live region (the
-// template's <div role="log" aria-live="polite"><ol></ol></div>). Only the latest entries stay
+// A widget's event log: the simulation's events, newest last (the template's <div role="region"
+// data-part="log"><ol></ol></div>). It is not a live region: at 50x it gains dozens of events a
+// second, too many to read aloud; the widget announces the reader's own actions and the outcome
+// on its status line instead (widget.js, `announce`). Only the latest entries stay
 // in the page, so a long run cannot grow it without end; it follows the newest entry unless
 // the reader has scrolled up to read.
 

@@ -3,7 +3,7 @@
 // virtual time: queue depth and the age of the oldest waiting job. Snapshot keys:
 // docs/simulations.md, "live-queue".
 
-import { el, seconds, setAttr, setText, syncRows, thousands } from "./dom.js";
+import { el, perSecond, seconds, setAttr, setText, syncRows, thousands } from "./dom.js";
 import { Sparkline } from "./sparkline.js";
 import { Widget } from "./widget.js";
 
@@ -123,7 +123,7 @@ export default class LiveQueueWidget extends Widget {
     const shown = {
       running: String(stats.running),
       done: String(stats.done),
-      throughput: `${seconds(stats.throughput)} jobs/s`,
+      throughput: perSecond(stats.throughput, "job"),
       attempts_per_job: stats.attempts_per_job === null ? DASH : seconds(stats.attempts_per_job),
       retried: String(stats.retried),
       emails_sent: String(stats.emails_sent),

@@ -81,6 +81,9 @@ function readActions(text, vocabulary) {
  * The page's URL with widget `id`'s run in it (its other widgets' keys are kept) and `#id`.
  * `params`: the settings to record (those the chapter did not set already), `seed`, `time`,
  * `actions`: [{time, name, args}] with args in the vocabulary's order.
+ * A link holds at most MAX_ACTIONS actions: a run with more is linked up to its last action
+ * that fits (the time stops there), so the link never shows a different run than it claims.
+ * Returns {href, time (what the link reaches, in seconds), kept, total (actions)}.
  */
 export function writeLink(href, id, { params, time, actions }, vocabulary) {
   const url = new URL(href);
@@ -89,12 +92,16 @@ export function writeLink(href, id, { params, time, actions }, vocabulary) {
     if (key.startsWith(prefix)) url.searchParams.delete(key);
   }
   for (const [name, value] of Object.entries(params)) url.searchParams.set(prefix + name, String(value));
-  if (actions.length && actions.length <= MAX_ACTIONS) {
-    const text = actions.map(({ time: at, name, args }) =>
+  const kept = actions.slice(0, MAX_ACTIONS);
+  const until = kept.length < actions.length ? kept[kept.length - 1].time : time;
+  if (kept.length) {
+    const text = kept.map(({ time: at, name, args }) =>
       [String(at), name, ...(vocabulary[name] || []).map((arg) => String(args[arg]))].join(":"));
     url.searchParams.set(`${prefix}do`, text.join(","));
   }
-  if (time) url.searchParams.set(`${prefix}t`, String(time));
+  if (until) url.searchParams.set(`${prefix}t`, String(until));
   url.hash = id;
-  return url.href;
+  return { href: url.href, time: until, kept: kept.length, total: actions.length };
 }
+
+export { MAX_ACTIONS };

@@ -23,6 +23,37 @@ const VIEW_MARGIN = "200px 0px";   // start loading a little before the widget s
 // Sibling modules carry this module's own version (?v=...), set by the build.
 const version = new URL(import.meta.url).search;
 const sibling = (path) => new URL(path + version, import.meta.url).href;
+const STATIC_IMPORT = /^\s*import\b[^"'`;]*?["'](\.\/[^"']+)["']/gm;   // import ... from "./x.js?v=..."
+
+/**
+ * Download a module and, recursively, the sibling modules it imports, before import() runs it.
+ * A browser remembers a module that failed to download for the life of the page (HTML's module
+ * map: https://html.spec.whatwg.org/multipage/webappapis.html#fetching-scripts), so import()
+ * itself cannot be tried again; fetch() can, and the import that follows reads its responses
+ * from the HTTP cache. Rejects with the file's name when one cannot be fetched.
+ */
+async function fetchModules(url, seen = new Set()) {
+  if (seen.has(url)) return;
+  seen.add(url);
+  const name = new URL(url).pathname.split("/").pop();
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new LoadError(name, "could not be fetched (the network failed)");
+  }
+  if (!response.ok) throw new LoadError(name, `could not be fetched (the server answered HTTP ${response.status})`);
+  const text = await response.text();
+  const imports = [...text.matchAll(STATIC_IMPORT)].map((match) => new URL(match[1], url).href);
+  await Promise.all(imports.map((next) => fetchModules(next, seen)));
+}
+
+class LoadError extends Error {
+  constructor(file, words) {
+    super(`its code (${file}) ${words}`);
+    this.file = file;
+  }
+}
 
 function main() {
   const script = document.querySelector("script[data-sim-python]");
@@ -40,16 +71,28 @@ function main() {
   const kinds = new Map();     // simulation name -> promise of its widget class
   const widgets = new Map();   // root -> promise of its widget
   const visible = new Map();   // root -> whether it is on screen now
+  const refetching = new Set(); // roots whose code is fetched again after Try again
 
+  /** The widget of `root`, made once its code is in. A download that fails is said in the
+      widget, with Try again, and forgotten: the next start fetches the code again. */
   function widgetFor(root) {
     if (!widgets.has(root)) {
       const name = root.dataset.sim;
-      if (!kinds.has(name)) kinds.set(name, import(sibling(WIDGETS[name])).then((module) => module.default));
-      widgets.set(root, kinds.get(name).then((Kind) => {
+      if (!kinds.has(name)) {
+        const url = sibling(WIDGETS[name]);
+        kinds.set(name, fetchModules(url).then(() => import(url)).then((module) => module.default));
+      }
+      const made = kinds.get(name).then((Kind) => {
         const widget = new Kind(root, python);
         widget.visible = visible.get(root) ?? true;
         return widget;
-      }));
+      });
+      made.catch((error) => {
+        kinds.delete(name);
+        widgets.delete(root);
+        codeFailed(root, error);
+      });
+      widgets.set(root, made);
     }
     return widgets.get(root);
   }
@@ -57,8 +100,38 @@ function main() {
   function start(root, reason) {
     const saving = navigator.connection && navigator.connection.saveData;
     if (reason === "view" && saving && python.state !== "ready") return;
+    if (reason === "view" && root.dataset.state === "error") return;   // it waits for Try again
     if (python.state === "idle") python.load();   // at once: the widget's code arrives meanwhile
-    widgetFor(root).then((widget) => widget.start(reason));
+    widgetFor(root).then((widget) => {
+      if (refetching.delete(root)) root.dataset.state = "idle";   // see retryCode: the widget takes over
+      widget.start(reason);
+    }, () => refetching.delete(root));
+  }
+
+  /** The widget's own code did not arrive: say so as a failed Python load is said (widget.js). */
+  function codeFailed(root, error) {
+    const part = (name) => root.querySelector(`[data-part="${name}"]`);
+    const focused = root.contains(document.activeElement);
+    const found = error instanceof LoadError;
+    part("error-message").textContent = `The simulation could not start: ${
+      found ? error.message : `its code could not be loaded (${error.message})`}.`;
+    part("error-fix").textContent = found
+      ? "Check your connection (or that the server is still running), then press Try again."
+      : "Press Try again; if it fails again, reload the page.";
+    root.dataset.state = "error";
+    if (focused) root.querySelector('[data-action="retry"]').focus();
+  }
+
+  /** Try again on a widget whose code failed: fetch it again (a widget that exists retries itself). */
+  function retryCode(root) {
+    if (widgets.has(root) || root.dataset.state !== "error") return;
+    const text = root.querySelector('[data-part="progress-text"]');
+    text.textContent = "Loading the simulation’s code…";
+    const focused = root.contains(document.activeElement);
+    refetching.add(root);
+    root.dataset.state = "loading";
+    if (focused) text.focus();
+    start(root, "click");
   }
 
   const watcher = new IntersectionObserver((entries) => {
@@ -73,6 +146,7 @@ function main() {
     // The press itself starts Python, a moment before the click completes.
     button.addEventListener("pointerdown", () => start(root, "click"));
     button.addEventListener("click", () => start(root, "click"));
+    root.querySelector('[data-action="retry"]').addEventListener("click", () => retryCode(root));
     watcher.observe(root);
     // A link that sets up this widget's run: its widget is made now, to say at once if the link is bad.
     if (location.search.includes(`${root.id}.`)) widgetFor(root);

@@ -11,7 +11,7 @@
 // time elapsed since the last frame times the speed, one request in flight per widget, so no
 // call runs long and the page never waits on Python (docs/simulations.md, "The bridge").
 
-import { el, setAttr, setText, seconds } from "./dom.js";
+import { el, setAttr, setText, seconds, thousands } from "./dom.js";
 import { EventLog } from "./event-log.js";
 import { readLink, writeLink } from "./permalink.js";
 
@@ -88,10 +88,11 @@ export class Widget {
       control.disabled = !ready;
     }
     if (this.snapshot) this.refresh();   // the widget disables what does not apply now
-    // A focused control that disappeared (Start, Try again): move the focus to the next thing to press.
-    const gone = focused && (focused.disabled || (ready ? focused.closest(".sim-launch") : focused.closest(".sim-playback")));
-    if (gone) {
-      const next = ready ? this.button("play") : state === "error" ? this.button("retry") : null;
+    // A focused control that is now hidden or disabled (Start while Python loads, the progress
+    // text once ready, Play after a failure): the focus goes to what the reader reads or presses
+    // next, never to the page's <body>, where a screen reader would lose its place.
+    if (focused && (focused.disabled || !focused.checkVisibility({ visibilityProperty: true }))) {
+      const next = ready ? this.button("play") : state === "error" ? this.button("retry") : this.part("progress-text");
       if (next) next.focus();
     }
   }
@@ -254,11 +255,23 @@ export class Widget {
   /** Draw the latest snapshot and set which controls can be used now. */
   refresh() {
     const snapshot = this.snapshot;
+    const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
     this.draw(snapshot);
     const over = snapshot.finished && !this.constructor.idleWhenFinished;
     setText(this.part("play-label"), this.playing ? "Pause" : over ? "Play again" : "Play");
     const step = this.button("step");
     if (step) step.disabled = !this.ready || snapshot.finished;
+    if (this.ready && focused && focused.disabled) this.handFocusOn(focused);
+  }
+
+  /** The focused button `lost` no longer applies (disabled): focus the next one that does, in
+      its group first (`data-focus-group`: the other worker's Step), then Play, Step or Reset. */
+  handFocusOn(lost) {
+    const group = lost.closest("[data-focus-group]");
+    const candidates = [...(group ? group.querySelectorAll("button") : []),
+                        this.button("play"), this.button("step"), this.button("reset")];
+    const next = candidates.find((button) => button && button !== lost && !button.disabled);
+    if (next) next.focus();
   }
 
   get ready() {
@@ -295,7 +308,7 @@ export class Widget {
       const action = button.dataset.action;
       if (action === "start") return;   // runtime.js starts widgets (it made this one)
       if (action === "retry") this.retry();
-      else if (action === "play") this.playing ? this.pause() : this.play();
+      else if (action === "play") this.playing ? this.pauseAndSay() : this.play();
       else if (action === "step") this.stepOnce();
       else if (action === "finish") this.play(true);
       else if (action === "reset") this.reset();
@@ -359,6 +372,21 @@ export class Widget {
     if (this.snapshot) this.refresh();   // everything as it stands, tables too
   }
 
+  /** The reader paused: tell a screen reader where the run stands (nothing is said while playing). */
+  pauseAndSay() {
+    this.pause();
+    if (this.snapshot) this.announce(`Paused at ${seconds(this.snapshot.time)} s. ${this.snapshot.outcome}`);
+  }
+
+  /** What the reader's own action (a step, a button) did, for a screen reader: its first events,
+      or the outcome. The event log itself is not a live region (it would flood while playing). */
+  announceResult(snapshot) {
+    const events = snapshot.events || [];
+    const said = events.slice(0, 3).map((event) => event.text);
+    if (events.length > 3) said.push(`and ${thousands(events.length - 3)} more events`);
+    this.announce(said.length ? `${seconds(snapshot.time)} s: ${said.join("; ")}.` : snapshot.outcome);
+  }
+
   tick(frameTime) {
     if (!this.playing) return;
     this.frame = requestAnimationFrame((next) => this.tick(next));
@@ -395,8 +423,9 @@ export class Widget {
     this.pause();
     this.say("");
     const reply = await this.send({ op: "step", count: 1 });
-    if (reply.ok) this.apply(reply.snapshot);
-    else this.bug(reply);
+    if (!reply.ok) return this.bug(reply);
+    this.apply(reply.snapshot);
+    this.announceResult(reply.snapshot);
   }
 
   async reset() {
@@ -405,6 +434,7 @@ export class Widget {
     const reply = await this.send({ op: "act", name: "reset", args: {} });
     if (!reply.ok) return this.bug(reply);
     this.log.note("Started again from the beginning.");
+    this.announce("Started again from the beginning.");
     this.started(reply.snapshot);
   }
 
@@ -424,6 +454,7 @@ export class Widget {
       if (reply.ok) {
         if (name in this.constructor.vocabulary) this.actions.push({ time: before, name, args });
         this.apply(reply.snapshot);
+        this.announceResult(reply.snapshot);
       } else if (reply.error.type === "ParamError") {
         if (!quiet) this.say(reply.error.message);
       } else {
@@ -483,11 +514,19 @@ export class Widget {
     return `${this.fieldLabel(error.field)}: ${rest.replace(/got ''$/, "got nothing")}`;
   }
 
-  /** The parameters of a fresh run after the reader set `name` to `value`. */
+  /** The parameters of a fresh run after the reader set `name` to `value`. Another field still
+      showing its error keeps the value the run uses (so this edit's own error, if any, is said
+      beside this field, and the other error stays beside its own). */
   paramsAfter(name, value) {
-    const current = {};
-    for (const box of this.body.querySelectorAll("[data-field]")) current[box.dataset.field] = this.readField(box.dataset.field);
-    return { ...this.params, ...current, [name]: value };
+    const current = { ...this.params };
+    const settings = (this.snapshot && this.snapshot.settings) || {};
+    for (const field of this.paramNames) if (Object.hasOwn(settings, field)) current[field] = settings[field];
+    for (const box of this.body.querySelectorAll("[data-field]")) {
+      const field = box.dataset.field;
+      if (field !== name && box.querySelector('[aria-invalid="true"]')) continue;
+      current[field] = this.readField(field);
+    }
+    return { ...current, [name]: value };
   }
 
   async applyField(name) {
@@ -525,11 +564,14 @@ export class Widget {
     return title ? title.textContent.trim() : name;
   }
 
-  /** A new setting in words: "Lease (s) is now 2", or a chosen radio's own words. */
+  /** A new setting in words: "Lease (s) is now 2", "Policy is now Ack before the work" (a menu's
+      words, not its value), or a chosen radio's own words. */
   describe(name, value) {
-    const radio = this.fieldBox(name).querySelector("input[type=radio]:checked");
+    const box = this.fieldBox(name);
+    const radio = box.querySelector("input[type=radio]:checked");
     if (radio) return radio.closest("label").textContent.trim();
-    const shown = value === true ? "on" : value === false ? "off" : String(value);
+    const option = box.querySelector("select")?.selectedOptions[0];
+    const shown = option ? option.textContent.trim() : value === true ? "on" : value === false ? "off" : String(value);
     return `${this.fieldLabel(name)} is now ${shown}`;
   }
 
@@ -546,19 +588,27 @@ export class Widget {
   // --- the link ------------------------------------------------------------------------------------------
   async copyLink() {
     const snapshot = this.snapshot;
-    const href = writeLink(location.href, this.id, {
+    const link = writeLink(location.href, this.id, {
       params: snapshot.params, time: snapshot.time, actions: this.actions,
     }, this.constructor.vocabulary);
-    history.replaceState(history.state, "", href);
+    history.replaceState(history.state, "", link.href);
     const status = this.part("link-status");
+    let where;
     try {
-      await navigator.clipboard.writeText(href);
-      setText(status, "Link copied. It is in the address bar too.");
+      await navigator.clipboard.writeText(link.href);
+      where = "Link copied. It is in the address bar too.";
     } catch (error) {
-      setText(status, "The link to this run is in the address bar: copy it from there.");
+      where = "The link is in the address bar: copy it from there.";
     }
+    // A link holds a limited number of actions: a longer run is linked up to the last one that
+    // fits, and the reader is told (the opened link shows exactly that part of the run).
+    const partial = link.kept < link.total;
+    setText(status, partial
+      ? `This run has ${thousands(link.total)} actions, more than a link holds: the link replays the first ` +
+        `${link.kept}, up to ${seconds(link.time)} s, and stops there. ${where}`
+      : where.replace("The link is", "The link to this run is"));
     clearTimeout(this.linkTimer);
-    this.linkTimer = setTimeout(() => setText(status, ""), 6000);
+    this.linkTimer = setTimeout(() => setText(status, ""), partial ? 20000 : 6000);
   }
 }
 
