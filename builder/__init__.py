@@ -38,7 +38,7 @@ def build_site(config: Config) -> Report:
     """
     started = time.perf_counter()
     problems = Problems()
-    unsafe = unsafe_output(config.out, config.root)
+    unsafe = unsafe_output(config.out, config.root, (config.content, config.code, config.theme))
     if unsafe:   # before anything else: the build replaces the whole output folder
         raise BuildError([Problem(config.shown(config.out), None, f"not an output folder: {unsafe}")])
     theme = Theme(config.theme, problems, config.shown)

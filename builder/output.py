@@ -13,13 +13,17 @@ MARKER = ".guide-build"   # written into every site; only a folder holding it ma
 MARKER_TEXT = "Written by build.py. This whole folder is replaced by the next build.\n"
 
 
-def unsafe_output(out: Path, root: Path) -> str | None:
-    """Why `out` must not be replaced by a build (None when it may): the build deletes the old
-    folder, so it takes only a new or empty folder, or one an earlier build wrote (it holds
+def unsafe_output(out: Path, root: Path, sources=()) -> str | None:
+    """Why `out` must not be replaced by a build (None when it may): never inside `sources` (the
+    folders the build reads); and as the build deletes the old folder, only a new or empty
+    folder, or one an earlier build wrote (it holds
     MARKER; before the marker existed, a build left `.nojekyll` beside `search-index.json`)."""
     out, root = out.resolve(), root.resolve()
     if out == root or out in root.parents:
         return "it holds the project itself; choose a folder of its own, such as site/"
+    for source in (Path(s).resolve() for s in sources):
+        if out == source or source in out.parents:
+            return f"it is inside {source.name}/, which the build reads; choose a folder of its own, such as site/"
     if out.is_file():
         return "it is a file"
     if not out.is_dir() or not any(out.iterdir()):

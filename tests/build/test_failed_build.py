@@ -110,13 +110,15 @@ def test_staging_swaps_only_on_success(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == [".guide-build", "new"]   # new, and marked as a build
 
 
-@pytest.mark.parametrize("where", ["content", "the project", "a folder of other files"])
+@pytest.mark.parametrize("where", ["content", "the project", "a folder of other files", "new, inside content"])
 def test_an_output_folder_the_build_did_not_write_is_refused_and_kept(tmp_path, where):
     book = tmp_path / "book"
     make_book(book, GOOD)
-    out = {"content": book / "content", "the project": book, "a folder of other files": tmp_path / "precious"}[where]
-    out.mkdir(exist_ok=True)
-    (out / "thesis.txt").write_text("years of work")
+    out = {"content": book / "content", "the project": book, "a folder of other files": tmp_path / "precious",
+           "new, inside content": book / "content" / "site"}[where]
+    if where != "new, inside content":
+        out.mkdir(exist_ok=True)
+        (out / "thesis.txt").write_text("years of work")
     before = _fingerprint(tmp_path)
     with pytest.raises(BuildError) as failure:
         build_site(fixture_config(out, root=book))
