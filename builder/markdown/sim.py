@@ -147,17 +147,9 @@ def _start(env: dict, line: int | None, name: str, cls, params: dict, seed: int)
     try:
         snapshot = cls(params, seed=seed).snapshot()
     except Exception as error:   # a ParamError names the field and the allowed range
-        # Every bad value, not one build at a time: the simulations' ParamError lists them all in
-        # `problems`; for one that does not, each value is tried on its own.
-        found = [describe(e) for e in getattr(error, "problems", [error])]
-        if len(found) == 1:
-            for key, value in params.items():
-                try:
-                    cls({key: value}, seed=seed)
-                except Exception as other:  # noqa: BLE001 - reported like the first
-                    found += [describe(other)] if describe(other) not in found else []
-        for text in found:
-            report(env, line, f"sim {name}: {text}")
+        # Every bad value, not one build at a time: a ParamError lists them all in `problems`.
+        for each in getattr(error, "problems", [error]):
+            report(env, line, f"sim {name}: {describe(each)}")
         return None
     missing = [key for key in SNAPSHOT_KEYS if key not in snapshot]
     if missing:

@@ -9,6 +9,7 @@ class ParamError(ValueError):
     def __init__(self, field, message):
         super().__init__(f"{field}: {message}")
         self.field, self.message = field, message
+        self.problems = [self]   # as the real one: every bad parameter, the first raised
 
 
 class Counter:
@@ -25,22 +26,31 @@ class Counter:
 
     def __init__(self, params=None, seed=0):
         params = dict(params or {})
-        self.values = {}
+        self.values, problems = {}, []
         for spec in self.PARAMS:
             value = params.pop(spec["name"], seed if spec["name"] == "seed" else spec["default"])
-            if spec["type"] in ("int", "float"):
-                try:
-                    value = (int if spec["type"] == "int" else float)(value)
-                except (TypeError, ValueError):
-                    raise ParamError(spec["name"], f"must be a number, got {value!r}") from None
-                if not spec["min"] <= value <= spec["max"]:
-                    raise ParamError(spec["name"], f"must be from {spec['min']} to {spec['max']}, got {value}")
-            elif spec["type"] == "choice" and value not in spec["choices"]:
-                raise ParamError(spec["name"], f"must be one of {', '.join(spec['choices'])}; got {value!r}")
-            self.values[spec["name"]] = value
-        if params:
-            raise ParamError(next(iter(params)), "unknown parameter")
+            try:
+                self.values[spec["name"]] = self._check(spec, value)
+            except ParamError as error:
+                problems.append(error)
+        problems += [ParamError(name, "unknown parameter") for name in params]
+        if problems:
+            problems[0].problems = problems
+            raise problems[0]
         self.time = 0.0
+
+    @staticmethod
+    def _check(spec, value):
+        if spec["type"] in ("int", "float"):
+            try:
+                value = (int if spec["type"] == "int" else float)(value)
+            except (TypeError, ValueError):
+                raise ParamError(spec["name"], f"must be a number, got {value!r}") from None
+            if not spec["min"] <= value <= spec["max"]:
+                raise ParamError(spec["name"], f"must be from {spec['min']} to {spec['max']}, got {value}")
+        elif spec["type"] == "choice" and value not in spec["choices"]:
+            raise ParamError(spec["name"], f"must be one of {', '.join(spec['choices'])}; got {value!r}")
+        return value
 
     def snapshot(self):
         jobs = [{"id": n + 1, "status": "queued", "attempts": 0, "lease_left": None}
