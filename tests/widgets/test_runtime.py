@@ -51,7 +51,11 @@ def test_a_failed_load_says_what_happened_and_recovers_on_retry(browser, faulty_
     sim.wait("error")
     expect(sim.part("error-message")).to_contain_text(says)
     expect(sim.part("error-fix")).to_contain_text("build.py --serve" if fault == "wasm-type" else "Rebuild it")
-    assert page.workers == []                               # the failed worker was thrown away
+    for _ in range(50):                                     # the failed worker was thrown away
+        if not page.workers:                                # (Playwright hears of it a moment later)
+            break
+        page.wait_for_timeout(100)
+    assert page.workers == []
     faulty_site.fault = None
     sim.button("Try again").click()
     sim.wait("ready")
