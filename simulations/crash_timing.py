@@ -101,10 +101,12 @@ class CrashTiming(Simulation):
 
     def __init__(self, params=None, seed=0):
         super().__init__(params, seed)
-        if (self.params["scenario"] == "lease-too-short" and "crash" in self.given
-                and self.params["crash"] != "none"):
-            raise ParamError("crash", "the lease-too-short scenario has no crash: nobody dies, "
-                                      "A is only slow; use crash: none")
+        if self.params["scenario"] == "lease-too-short":
+            if "crash" in self.given and self.params["crash"] != "none":
+                raise ParamError("crash", "the lease-too-short scenario has no crash: nobody dies, "
+                                          "A is only slow; use crash: none")
+            # what the run uses, so that the snapshot's params rebuild it (and a link works)
+            self.params["crash"] = "none"
 
     def _start(self):
         self.policy, self.scenario = self.params["policy"], self.params["scenario"]

@@ -12,6 +12,11 @@ A killed worker stops at once; the job it held stays running in the table until 
 lease runs out, and then any idle worker claims it again (with a new fencing token). A
 worker that freezes (a "stall") and overruns its lease finds its ack refused by the token,
 although its email has already gone out.
+
+A lease claimed at t for L seconds covers [t, t + L], as in tinyq: an ack at exactly t + L
+holds, and another worker may take the job over only after t + L. tinyq runs here on a clock
+that counts ticks (tenths of a second), so that a lease ending on a tick ends exactly on it:
+in float seconds 0.3 + 2.0 and 2.3 are not always the same number.
 """
 import math
 from collections import deque
@@ -26,6 +31,7 @@ CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
 ACK_TICKS = 1        # 0.1 s to ack it
 RESTART_TICKS = 20   # the supervisor restarts a dead worker after 2 s
 MAX_WORKERS = 64
+MAX_LEASE = 3600.0   # seconds: longer than the longest job, so any job can be leased through
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 MAX_ROWS = 100       # job rows in one snapshot
 THROUGHPUT_WINDOW = 10.0  # seconds of history behind the throughput figure
@@ -56,7 +62,7 @@ class LiveQueue(Simulation):
     PARAMS = (
         integer("workers", "Workers", 2, 1, MAX_WORKERS, "Worker processes at the start."),
         integer("jobs", "Jobs at the start", 0, 0, MAX_JOBS, "Jobs waiting in the queue at 0 s."),
-        number("lease", "Lease (s)", 5.0, 0.5, 600.0,
+        number("lease", "Lease (s)", 5.0, 0.5, MAX_LEASE,
                "How long a claim holds its job before another worker may take it."),
         number("duration", "Job duration (s)", 2.0, 0.3, 600.0,
                "How long one job takes a worker, from claim to ack."),
@@ -68,11 +74,15 @@ class LiveQueue(Simulation):
                 "A supervisor starts a fresh process 2 s after a worker dies."),
         seed_param(),
     )
+    # The stall action's argument: how long a busy worker freezes.
+    STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
+                   "How long a stalled worker freezes: alive, but doing nothing.")
 
     def _start(self):
         self.ticks = 0
         self.settings = {name: self.params[name] for name in SETTABLE}
-        self.queue = tinyq.Queue(lease=self.settings["lease"], clock=self.clock, rng=self.rng)
+        self.queue = tinyq.Queue(lease=self._in_ticks(self.settings["lease"]),
+                                 clock=lambda: self.ticks, rng=self.rng)
         self.workers = [Worker(n) for n in range(1, self.params["workers"] + 1)]
         self.emails = [0]           # emails sent, by job id
         self.emails_sent = 0
@@ -86,7 +96,7 @@ class LiveQueue(Simulation):
 
     # --- the world moving on -------------------------------------------------------------
     def _step(self):
-        before = self.clock.now
+        before = self.ticks
         self.ticks += 1
         self.clock.now = self.ticks / TICKS_PER_SECOND
         self._produce()
@@ -114,9 +124,11 @@ class LiveQueue(Simulation):
             self._enqueue(min(arrivals, room))
 
     def _report_expired_leases(self, before):
+        """Say which leases ran out in this tick: those that covered the previous tick and
+        end before this one (the claim may take a job over once now > locked_until)."""
         for job_id, token in self.queue.db.execute(
                 "SELECT id, token FROM jobs WHERE status = 'running' AND locked_until >= ? "
-                "AND locked_until < ? ORDER BY locked_until, id", (before, self.clock.now)):
+                "AND locked_until < ? ORDER BY locked_until, id", (before, self.ticks)):
             holder = self._holder(token)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"
@@ -203,19 +215,24 @@ class LiveQueue(Simulation):
             self.emit(f"worker {worker.number} {how} holding a claim on job {held.id} that "
                       f"another worker had already taken over")
             return
-        self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
-                  f"until its lease runs out at {show_number(round(ends[0], 3))} s")
+        at = show_number(self._seconds(ends[0]))
+        if ends[0] < self.ticks:   # it was slow: the lease ran out, nobody has claimed it yet
+            self.emit(f"worker {worker.number} {how} holding job {held.id}, whose lease ran out "
+                      f"at {at} s: another worker may claim it at once")
+        else:
+            self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
+                      f"until its lease runs out at {at} s")
 
     # --- the reader's actions ----------------------------------------------------------------
     def act_enqueue(self):
         """Add one job."""
-        self._require_room(1)
+        self._require_room(1, "action")
         self._enqueue(1)
 
     def act_burst(self, count=100):
         """Add `count` jobs at once."""
         count = require_int("count", count, 1, MAX_JOBS)
-        self._require_room(count)
+        self._require_room(count, "count")
         self._enqueue(count)
 
     def act_add_worker(self):
@@ -246,7 +263,7 @@ class LiveQueue(Simulation):
         if target.state not in ("claimed", "working"):
             raise ParamError("worker", f"worker {target.number} is {target.state}, "
                                        f"not working on a job")
-        freeze = convert(number("seconds", "seconds", 10, 0.1, 600, ""), seconds)
+        freeze = convert(self.STALL, seconds)
         target.until += self._ticks(freeze)
         if target.crash_at is not None:
             target.crash_at += self._ticks(freeze)
@@ -259,14 +276,18 @@ class LiveQueue(Simulation):
             raise ParamError("param", f"can set {', '.join(SETTABLE)}; got {param!r}")
         spec = next(spec for spec in self.PARAMS if spec["name"] == param)
         self.settings[param] = convert(spec, value)
-        self.queue.lease = self.settings["lease"]
+        self.queue.lease = self._in_ticks(self.settings["lease"])
         value = self.settings[param]
+        if param == "supervisor":   # from now on: restarts on their way are kept or called off
+            for worker in self.workers:
+                if worker.state == "killed":
+                    worker.restart_at = self.ticks + RESTART_TICKS if value else None
         shown = ("on" if value else "off") if isinstance(value, bool) else show_number(value)
         self.emit(f"{spec['label']} is now {shown}")
 
-    def _require_room(self, count):
+    def _require_room(self, count, field):
         if self.total + count > MAX_JOBS:
-            raise ParamError("count", f"at most {MAX_JOBS:,} jobs in all; there is room for "
+            raise ParamError(field, f"at most {MAX_JOBS:,} jobs in all; there is room for "
                                       f"{MAX_JOBS - self.total:,} more")
 
     def _worker(self, number_given):
@@ -301,10 +322,15 @@ class LiveQueue(Simulation):
 
     @property
     def finished(self):
-        busy = any(w.state not in ("idle", "killed") or w.restart_at is not None
-                   for w in self.workers)
-        unfinished = self.queue.db.execute(UNFINISHED_JOBS).fetchone()[0]
-        return self.settings["rate"] == 0 and not busy and not unfinished
+        """Nothing more happens unless the reader acts: no worker busy or coming back, no job
+        left that a live worker could take, and no arrivals (none set, or the job cap met)."""
+        if any(w.state not in ("idle", "killed") or w.restart_at is not None for w in self.workers):
+            return False
+        if self.settings["rate"] > 0 and self.total < MAX_JOBS:
+            return False
+        if all(w.state == "killed" for w in self.workers):
+            return True
+        return not self.queue.db.execute(UNFINISHED_JOBS).fetchone()[0]
 
     def job_rows(self):
         ids = []
@@ -316,7 +342,7 @@ class LiveQueue(Simulation):
                 f"SELECT id, status, attempts, locked_until, token FROM jobs "
                 f"WHERE id IN ({','.join('?' * len(ids))}) ORDER BY id", ids):
             rows.append({"id": job_id, "status": status, "attempts": attempts,
-                         "lease_left": self.lease_left(status, locked_until),
+                         "lease_left": self.lease_left(status, self._seconds(locked_until)),
                          "token": token, "worker": holders.get(token),
                          "emails": self.emails[job_id]})
         return rows
@@ -333,7 +359,7 @@ class LiveQueue(Simulation):
             "depth": queued,
             "running": running,
             "done": self.total - queued - running,
-            "oldest_wait": 0.0 if oldest is None else round(self.clock.now - oldest, 3),
+            "oldest_wait": 0.0 if oldest is None else self._seconds(self.ticks - oldest),
             "throughput": round(len(self.acked) / window, 3),
             "attempts_per_job": round(self.done_attempts / self.done_count, 3)
             if self.done_count else None,
@@ -382,3 +408,15 @@ class LiveQueue(Simulation):
     @staticmethod
     def _ticks(seconds):
         return max(1, round(seconds * TICKS_PER_SECOND))
+
+    @staticmethod
+    def _in_ticks(seconds):
+        """A lease in ticks for tinyq: whole when it is a whole number of tenths (2.3 s: 23),
+        so that it ends exactly on a tick."""
+        ticks = seconds * TICKS_PER_SECOND
+        return float(round(ticks)) if abs(ticks - round(ticks)) < 1e-9 else ticks
+
+    @staticmethod
+    def _seconds(ticks):
+        """A time or span from tinyq's tick clock in seconds (None stays None)."""
+        return None if ticks is None else round(ticks / TICKS_PER_SECOND, 3)

@@ -10,6 +10,14 @@ strings, and "labels", {choice: words for a form}) or "bool". Values may arrive 
 "0.3", "true". Every bad value raises ParamError naming the field and what is allowed.
 """
 import math
+import re
+
+# A number as a reader types it: ASCII digits, an optional sign, point and exponent (and the
+# words inf and nan, refused later with the range). Python's float() takes more: "1_0" as 10,
+# "٣" and full-width "３" as 3. None of that is a setting.
+PLAIN_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*|\s*[+-]?(inf|infinity|nan)\s*",
+                          re.ASCII | re.IGNORECASE)
+MAX_ECHO = 40   # characters of a bad value repeated in an error message
 
 
 class ParamError(ValueError):
@@ -82,17 +90,19 @@ def _convert_number(spec, value):
     kind_words = "a whole number" if whole else "a number"
     allowed = f"from {_show(spec['min'])} to {_show(spec['max'])}"
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
-    try:
-        number = float(value) if isinstance(value, str) else value
-    except ValueError:
-        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}") from None
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {_echo(repr(value))}")
+    if isinstance(value, str) and not PLAIN_NUMBER.fullmatch(value):
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {_echo(repr(value))}")
+    if isinstance(value, int) and not spec["min"] <= value <= spec["max"]:
+        # compared as an int: 10**400 is out of range, not an OverflowError from float()
+        raise ParamError(name, f"must be {allowed}, got {_echo(show_number(value))}")
+    number = float(value) if isinstance(value, str) else value
     if not math.isfinite(number):
-        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {_echo(repr(value))}")
     if whole:
         if number != int(number):
             typed = repr(value) if isinstance(value, str) else show_number(value)
-            raise ParamError(name, f"must be {kind_words} {allowed}, got {typed}")
+            raise ParamError(name, f"must be {kind_words} {allowed}, got {_echo(typed)}")
         number = int(number)
     else:
         number = float(number)
@@ -100,7 +110,28 @@ def _convert_number(spec, value):
         # the value as the reader typed it: float("1e-400") is 0 and int(float("1e23")) is
         # 99999999999999991611392, neither of which the reader wrote
         typed = value.strip() if isinstance(value, str) else show_number(value)
-        raise ParamError(name, f"must be {allowed}, got {typed}")
+        raise ParamError(name, f"must be {allowed}, got {_echo(typed)}")
+    return number
+
+
+def _echo(text):
+    """A bad value as the reader gave it, cut short if it is long."""
+    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO - 1] + "…"
+
+
+def seconds(field, value):
+    """A time in seconds given to run() or the bridge: a finite number (an int or a float),
+    else ParamError naming `field`."""
+    if isinstance(value, str) and PLAIN_NUMBER.fullmatch(value):
+        value = float(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ParamError(field, f"must be a number of seconds, got {_echo(repr(value))}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise ParamError(field, f"must be a finite number of seconds, got {_echo(show_number(value))}")
     return number
 
 
@@ -117,6 +148,8 @@ def show_number(number):
         raise TypeError(f"show_number takes an int or a float, got {number!r}")
     if isinstance(number, int):
         return str(number)
+    if number == 0:
+        return "0"   # -0.0 too
     text = f"{number:.15g}"
     mantissa, e, exponent = text.partition("e")
     return f"{mantissa}e{int(exponent)}" if e else text

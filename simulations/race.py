@@ -76,9 +76,9 @@ class Race(Simulation):
 
     def act_step(self, worker):
         """Worker "A" or "B" runs its next statement."""
-        worker = str(worker).strip().upper()
+        given, worker = worker, str(worker).strip().upper()
         if worker not in self.workers:
-            raise ParamError("worker", f"must be A or B, got {worker!r}")
+            raise ParamError("worker", f"must be A or B, got {given!r}")
         if self.workers[worker].step == "finished":
             raise ParamError("worker", f"worker {worker} has finished: no jobs were left for it")
         self._run_statement(self.workers[worker])

@@ -15,7 +15,7 @@ import inspect
 import random
 from collections import deque
 
-from .params import ParamError, convert, integer, seed_param, show_number, validate
+from .params import ParamError, convert, integer, seconds, seed_param, show_number, validate
 
 MAX_EVENTS = 500  # events kept between two snapshots; older ones are counted, not kept
 
@@ -72,10 +72,7 @@ class Simulation:
         """Step until the next step would happen after `until` (seconds), or the simulation
         is finished, taking at most MAX_RUN_STEPS steps. Returns True if it got there,
         False if it stopped at the cap (call it again to go on)."""
-        try:
-            until = float(until)
-        except (TypeError, ValueError):
-            raise ParamError("until", f"must be a number of seconds, got {until!r}") from None
+        until = seconds("until", until)
         for _ in range(self.MAX_RUN_STEPS):
             if self.finished:
                 return True
