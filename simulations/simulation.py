@@ -11,7 +11,9 @@ Subclasses set NAME, PARAMS (see params.py) and MAX_RUN_STEPS, and write:
     _state()                  the simulation's own snapshot keys
     act_<name>(**args)        one method per action a reader can take
 """
+import heapq
 import inspect
+import itertools
 import random
 from collections import deque
 
@@ -35,6 +37,51 @@ class VirtualClock:
 
     def __call__(self):
         return self.now
+
+
+class Agenda:
+    """What happens next, in time order: (time in seconds, who, script) entries.
+
+    As SimPy's Environment keeps its event queue: the clock advances only when an entry is
+    popped, and entries at the same time come out in the order they were scheduled (a serial
+    number breaks the tie), so a run replays exactly. `who` names the actor ("A", "lease");
+    `script` is whatever the simulation resumes then, usually a generator.
+    """
+
+    def __init__(self, clock):
+        self.clock = clock
+        self._entries = []
+        self._serial = itertools.count()
+
+    def schedule(self, when, who, script):
+        """Put `who`'s `script` on the agenda at `when` (seconds, not before now)."""
+        heapq.heappush(self._entries, (max(when, self.clock.now), next(self._serial), who, script))
+
+    def peek(self):
+        """The time of the next entry, or infinity when the agenda is empty."""
+        return self._entries[0][0] if self._entries else float("inf")
+
+    def pop(self):
+        """Take the next entry and move the clock to its time; returns (who, script)."""
+        when, _, who, script = heapq.heappop(self._entries)
+        self.clock.now = when
+        return who, script
+
+    def cancel(self, who):
+        """Take `who`'s entry off the agenda and return its script (None if it has none)."""
+        for index, (_, _, actor, script) in enumerate(self._entries):
+            if actor == who:
+                self._entries.pop(index)
+                heapq.heapify(self._entries)
+                return script
+        return None
+
+    def actors(self):
+        """Who has something on the agenda."""
+        return [who for _, _, who, _ in self._entries]
+
+    def __bool__(self):
+        return bool(self._entries)
 
 
 class Simulation:
