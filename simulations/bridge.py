@@ -49,9 +49,10 @@ def handle(message):
         reply = {"ok": True, **_answer(request)}
     except ParamError as error:
         reply = {"ok": False, "error": {"type": "ParamError", "field": error.field,
-                                        "message": str(error),
+                                        "message": str(error), "words": error.words,
                                         "problems": [{"field": problem.field,
-                                                      "message": str(problem)}
+                                                      "message": str(problem),
+                                                      "words": problem.words}
                                                      for problem in error.problems]}}
     except Exception as error:  # a bug: report it to the page rather than crash its worker
         reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error),

@@ -16,6 +16,8 @@ from .crash_policies import (POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Mov
 from .params import ParamError, boolean, choice, seed_param, show_number
 from .simulation import Agenda, Simulation, plural
 
+VERDICT_WORDS = {"lost": "Lost", "exactly once": "Once", "duplicated": "Twice",
+                 "unfinished": "Unfinished"}
 SCENARIOS = ("crash", "lease-too-short")
 CRASH_POINTS = ("after-claim", "after-effect", "after-ack")
 LEASE = {"crash": 5.0, "lease-too-short": 2.0}   # seconds
@@ -133,13 +135,15 @@ class CrashTiming(Moves, Simulation):
         self.fate[who] = "working"
         again = "" if job.attempts == 1 else " again"
         self.moment(who, "claim", f"{who} claims the job{again} (attempt {job.attempts}, "
-                                  f"token {job.token}, lease until {show_number(self._lease_end())} s)")
+                                  f"token {job.token}, lease until {show_number(self._lease_end())} s)",
+                    leased=True)
         work = WORK["A"][self.scenario] if who == "A" else WORK["B"]
         yield from SCRIPTS[self.policy](self, who, job, work)
 
-    def moment(self, who, kind, text):
+    def moment(self, who, kind, text, leased=False):
+        """One moment of the timeline; `leased`: a claim that took the job (and its lease)."""
         self.timeline.append({"time": round(self.clock.now, 3), "worker": who, "kind": kind,
-                              "text": text})
+                              "text": text, "leased": leased})
         self.emit(text)
 
     # --- the reader's actions -------------------------------------------------------------------
@@ -180,6 +184,14 @@ class CrashTiming(Moves, Simulation):
             return "unfinished"
         count = self.effects()
         return "lost" if count == 0 else "exactly once" if count == 1 else "duplicated"
+
+    def verdict(self):
+        """The headline: {code, words}; the code is result() once finished, else None."""
+        code = self.result() if self.finished else None
+        count = self.effects()
+        words = ("not yet known" if code is None else
+                 f"{count} times" if code == "duplicated" and count > 2 else VERDICT_WORDS[code])
+        return {"code": code, "words": words}
 
     def scenario_note(self):
         """The sentence the page shows about a healthy but slow worker A, or None: only in the
@@ -251,6 +263,7 @@ class CrashTiming(Moves, Simulation):
             "workers": [{"name": who, "state": self.fate[who]} for who in ("A", "B")],
             "timeline": list(self.timeline),
             "result": self.result() if self.finished else None,
+            "verdict": self.verdict(),
             "scenario_note": self.scenario_note(),
             "effects": self.effects(),
             "absorbed": self.absorbed,

@@ -35,7 +35,6 @@ MAX_WORKERS = 64
 MAX_LEASE = 3600.0   # seconds: longer than the longest job, so any job can be leased through
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 WORKER_STATES = ("idle", "claimed", "working", "acking", "killed")
-SETTABLE = ("lease", "duration", "crash", "rate", "supervisor")
 
 @dataclass
 class Worker:
@@ -57,24 +56,25 @@ class LiveQueue(QueueView, Simulation):
         integer("workers", "Workers", 2, 1, MAX_WORKERS, "Worker processes at the start."),
         integer("jobs", "Jobs at the start", 0, 0, MAX_JOBS, "Jobs waiting in the queue at 0 s."),
         number("lease", "Lease (s)", 5.0, 0.5, MAX_LEASE,
-               "How long a claim holds its job before another worker may take it."),
+               "How long a claim holds its job before another worker may take it.", live=True),
         number("duration", "Job duration (s)", 2.0, 0.3, 600.0,
-               "How long one job takes a worker, from claim to ack."),
+               "How long one job takes a worker, from claim to ack.", live=True),
         number("crash", "Crash chance per job", 0.0, 0.0, 1.0,
-               "The chance that a worker's process dies at a random moment of a job."),
+               "The chance that a worker's process dies at a random moment of a job.", live=True),
         number("rate", "Arrivals (jobs/s)", 0.0, 0.0, 50.0,
-               "Jobs the producer adds per second, at random moments."),
+               "Jobs the producer adds per second, at random moments.", live=True),
         boolean("supervisor", "Restart dead workers", False,
-                "A supervisor starts a fresh process 2 s after a worker dies."),
+                "A supervisor starts a fresh process 2 s after a worker dies.", live=True),
         seed_param(),
     )
+    SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
     # The stall action's argument: how long a busy worker freezes.
     STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
                    "How long a stalled worker freezes: alive, but doing nothing.")
 
     def _start(self):
         self.ticks = 0
-        self.settings = {name: self.params[name] for name in SETTABLE}
+        self.settings = {name: self.params[name] for name in self.SETTABLE}
         self.queue = tinyq.Queue(lease=self._in_ticks(self.settings["lease"]),
                                  clock=lambda: self.ticks, rng=self.rng)
         self.workers = [Worker(n) for n in range(1, self.params["workers"] + 1)]
@@ -266,8 +266,8 @@ class LiveQueue(QueueView, Simulation):
 
     def act_set(self, param, value):
         """Change lease, duration, crash, rate or supervisor from now on."""
-        if param not in SETTABLE:
-            raise ParamError("param", f"can set {', '.join(SETTABLE)}; got {param!r}")
+        if param not in self.SETTABLE:
+            raise ParamError("param", f"can set {', '.join(self.SETTABLE)}; got {param!r}")
         spec = next(spec for spec in self.PARAMS if spec["name"] == param)
         self.settings[param] = convert(spec, value)
         self.queue.lease = self._in_ticks(self.settings["lease"])

@@ -26,35 +26,45 @@ class ParamError(ValueError):
     `problems` lists every bad parameter found at once (validate() checks them all), this
     error first; for a single problem it is [self]."""
 
-    def __init__(self, field, message):
+    def __init__(self, field, message, label=None):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.label = label   # the field's words for a reader ("Lease (s)"), when it has some
         self.problems = [self]
 
+    @property
+    def words(self):
+        """The error as a form says it beside the field: "Lease (s): must be from ..."."""
+        return f"{self.label or self.field}: {self.message}"
 
-def integer(name, label, default, minimum, maximum, help):
+
+# Every spec also says whether the setting may change while the simulation runs ("live": it is
+# sent as act("set") then, and the simulation takes it from that moment on); any other change
+# starts a new run. The page's form is drawn from these specs alone.
+def integer(name, label, default, minimum, maximum, help, live=False):
     return {"name": name, "label": label, "type": "int", "default": default,
-            "min": minimum, "max": maximum, "help": help}
+            "min": minimum, "max": maximum, "help": help, "live": live}
 
 
-def number(name, label, default, minimum, maximum, help):
+def number(name, label, default, minimum, maximum, help, live=False):
     return {"name": name, "label": label, "type": "float", "default": float(default),
-            "min": float(minimum), "max": float(maximum), "help": help}
+            "min": float(minimum), "max": float(maximum), "help": help, "live": live}
 
 
-def choice(name, label, default, choices, help, labels=None):
+def choice(name, label, default, choices, help, labels=None, live=False):
     """`labels`: {choice: the words a form shows for it}, one for every choice (the value
     itself, e.g. "ack-after-work", stays what URLs and chapters use)."""
     labels = dict(labels or {option: option for option in choices})
     if set(labels) != set(choices):
         raise ValueError(f"{name}: labels must name every choice exactly once")
     return {"name": name, "label": label, "type": "choice", "default": default,
-            "choices": list(choices), "labels": labels, "help": help}
+            "choices": list(choices), "labels": labels, "help": help, "live": live}
 
 
-def boolean(name, label, default, help):
-    return {"name": name, "label": label, "type": "bool", "default": default, "help": help}
+def boolean(name, label, default, help, live=False):
+    return {"name": name, "label": label, "type": "bool", "default": default, "help": help,
+            "live": live}
 
 
 def seed_param():
@@ -67,7 +77,16 @@ FALSE_WORDS = {"false", "no", "off", "0"}
 
 
 def convert(spec, value):
-    """Return `value` converted to the spec's type and checked, or raise ParamError."""
+    """Return `value` converted to the spec's type and checked, or raise ParamError (with the
+    spec's label, so the page can say it in the field's own words)."""
+    try:
+        return _convert(spec, value)
+    except ParamError as error:
+        error.label = error.label or spec["label"]
+        raise
+
+
+def _convert(spec, value):
     name, kind = spec["name"], spec["type"]
     if kind == "bool":
         if isinstance(value, bool):
@@ -77,11 +96,11 @@ def convert(spec, value):
             return True
         if word in FALSE_WORDS:
             return False
-        raise ParamError(name, f"must be true or false, got {value!r}")
+        raise ParamError(name, f"must be true or false, got {_echo(repr(value))}")
     if kind == "choice":
         if isinstance(value, str) and value.strip() in spec["choices"]:
             return value.strip()
-        raise ParamError(name, f"must be one of {', '.join(spec['choices'])}; got {value!r}")
+        raise ParamError(name, f"must be one of {', '.join(spec['choices'])}; got {_echo(repr(value))}")
     return _convert_number(spec, value)
 
 
@@ -115,7 +134,9 @@ def _convert_number(spec, value):
 
 
 def _echo(text):
-    """A bad value as the reader gave it, cut short if it is long."""
+    """A bad value as the reader gave it, cut short if it is long ("nothing" for '')."""
+    if text == "''":
+        return "nothing"
     return text if len(text) <= MAX_ECHO else text[:MAX_ECHO - 1] + "…"
 
 

@@ -33,6 +33,10 @@ NAIVE_GRAB = ("UPDATE jobs SET status = 'running', attempts = attempts + 1, "
 NAIVE_DONE = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = :id"
 
 PROGRAMS = {"naive": ("look", "grab", "send", "done"), "atomic": ("claim", "send", "ack")}
+# A worker's next step in words, for the chip beside its name ("done" is not the job state here).
+STEP_WORDS = {"look": "next: look", "grab": "next: grab", "send": "next: send the email",
+              "done": "next: mark done", "claim": "next: claim", "ack": "next: ack",
+              "finished": "stopped"}
 
 
 @dataclass
@@ -195,7 +199,8 @@ class Race(Simulation):
         workers = []
         for name in WORKER_NAMES:
             worker = self.workers[name]
-            workers.append({"name": name, "step": worker.step, "job": worker.job_id,
+            workers.append({"name": name, "step": worker.step,
+                            "step_words": STEP_WORDS[worker.step], "job": worker.job_id,
                             "next": self.next_statement(worker)})
         return {"claim": self.mode, "workers": workers, "statements": self.statements,
                 "emails": [{"job": job_id, "address": address, "worker": name}

@@ -14,7 +14,6 @@ export default class LiveQueueWidget extends Widget {
     kill: ["worker"], restart: ["worker"], add_worker: [], enqueue: [], burst: ["count"],
     stall: ["worker", "seconds"], set: ["param", "value"],
   };
-  static live = ["lease", "duration", "crash", "rate", "supervisor"];
   static idleWhenFinished = true;   // an idle queue still takes new jobs: keep the clock going
 
   constructor(root, python) {
