@@ -66,7 +66,8 @@ class QueueView:
             "jobs_total": self.total,
             "depth": queued,
             "running": running,
-            "done": self.total - queued - running,
+            "done": self.done_count,   # acked: a dead job is not done
+            "dead": self.total - queued - running - self.done_count,
             "oldest_wait": 0.0 if oldest is None else self._seconds(self.ticks - oldest),
             "throughput": round(len(self.acked) / window, 3),
             "attempts_per_job": round(self.done_attempts / self.done_count, 3)

@@ -132,6 +132,7 @@ export default class LiveQueueWidget extends Widget {
     const shown = {
       running: String(stats.running),
       done: String(stats.done),
+      dead: String(stats.dead),
       throughput: perSecond(stats.throughput, "job"),
       attempts_per_job: stats.attempts_per_job === null ? DASH : seconds(stats.attempts_per_job),
       retried: String(stats.retried),
