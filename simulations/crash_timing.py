@@ -18,6 +18,8 @@ from .simulation import Agenda, Simulation, plural
 
 VERDICT_WORDS = {"lost": "Lost", "exactly once": "Once", "duplicated": "Twice",
                  "unfinished": "Unfinished"}
+NOT_WORKING = {"idle": "has not started", "finished": "has finished its attempt",
+               "killed": "is dead"}
 SCENARIOS = ("crash", "lease-too-short")
 CRASH_POINTS = ("after-claim", "after-effect", "after-ack")
 LEASE = {"crash": 5.0, "lease-too-short": 2.0}   # seconds
@@ -60,7 +62,7 @@ class CrashTiming(Moves, Simulation):
         self.job_id = self.queue.enqueue("welcome", {"email": "ada@example.com"})
         self.timeline = []
         self.position = {"A": None, "B": None}   # the crash point each worker is at
-        self.fate = {"A": "waiting", "B": "waiting"}
+        self.fate = {"A": "idle", "B": "idle"}   # WORKER_STATES: idle, working, finished, killed
         self.absorbed = 0
         self.produced = []   # [{worker, time}]: each effect that counts (sent, or committed)
         self.refused = []
@@ -88,7 +90,7 @@ class CrashTiming(Moves, Simulation):
                 self.fate[who], self.position[who] = "finished", None
             return
         except Crash:
-            self.fate[who], self.position[who] = "dead", None
+            self.fate[who], self.position[who] = "killed", None
             self.moment(who, "crash", f"{who} dies: the power is cut, nothing more runs")
             if self._open_transaction_lost:
                 self._open_transaction_lost = False
@@ -118,7 +120,7 @@ class CrashTiming(Moves, Simulation):
         """At the end of A's lease: say so if the job is still running; in the slow
         scenario, B comes looking for work just after."""
         if self._status() == "running":
-            why = "A is dead" if self.fate["A"] == "dead" else "A is still working: slow, not dead"
+            why = "A is dead" if self.fate["A"] == "killed" else "A is still working: slow, not dead"
             self.moment("lease", "lease", f"A's lease runs out ({why}): the job may be claimed again")
         if self.scenario == "lease-too-short":
             self.agenda.schedule(self.clock.now + B_STARTS, "B", self._attempt("B"))
@@ -153,7 +155,7 @@ class CrashTiming(Moves, Simulation):
         if who not in self.fate:
             raise ParamError("worker", f"must be A or B, got {worker!r}")
         if self.fate[who] != "working":
-            raise ParamError("worker", f"worker {who} is {self.fate[who]}: it cannot die now")
+            raise ParamError("worker", f"worker {who} {NOT_WORKING[self.fate[who]]}: it cannot die now")
         script = self.agenda.cancel(who)
         self._resume(who, script, lambda: script.throw(Crash))
 
@@ -196,7 +198,7 @@ class CrashTiming(Moves, Simulation):
     def scenario_note(self):
         """The sentence the page shows about a healthy but slow worker A, or None: only in the
         lease-too-short scenario, and only while the reader has killed nobody."""
-        if self.scenario != "lease-too-short" or "dead" in self.fate.values():
+        if self.scenario != "lease-too-short" or "killed" in self.fate.values():
             return None
         return (f"Nobody dies here: worker A is slow, and its {show_number(LEASE[self.scenario])}-second "
                 f"lease runs out while it is still working.")
@@ -217,7 +219,7 @@ class CrashTiming(Moves, Simulation):
 
     def _stuck(self):
         """Why the job stays running forever, in words (see _nobody_left)."""
-        dead = [who for who in ("A", "B") if self.fate[who] == "dead"]
+        dead = [who for who in ("A", "B") if self.fate[who] == "killed"]
         gone = [who for who in ("A", "B") if self.fate[who] == "finished"]
         why = " and ".join(dead) + (" are dead" if len(dead) > 1 else " is dead")
         if gone:

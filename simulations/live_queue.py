@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ._core import tinyq
 from .params import ParamError, boolean, convert, integer, number, seed_param, show_number
 from .live_queue_view import QueueView
-from .simulation import Simulation, require_int
+from .simulation import WORKER_STATES, Simulation, require_int  # noqa: F401 (WORKER_STATES: used by tests)
 
 TICKS_PER_SECOND = 10
 CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
@@ -34,11 +34,10 @@ RESTART_TICKS = 20   # the supervisor restarts a dead worker after 2 s
 MAX_WORKERS = 64
 MAX_LEASE = 3600.0   # seconds: longer than the longest job, so any job can be leased through
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
-WORKER_STATES = ("idle", "claimed", "working", "acking", "killed")
 
 @dataclass
 class Worker:
-    """One worker process; `state` is one of WORKER_STATES."""
+    """One worker process; `state` is one of WORKER_STATES (simulation.py), never finished."""
     number: int
     state: str = "idle"
     job: object = None          # the tinyq.Job this worker believes it holds

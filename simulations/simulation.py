@@ -19,6 +19,11 @@ from collections import deque
 
 from .params import ParamError, convert, integer, seconds, seed_param, show_number, validate
 
+# What a worker is doing, one vocabulary for every simulation (as tinyq.STATES is for jobs):
+# idle (no job; not started yet), claimed, working, acking, finished (its attempt is over, it
+# stops), killed (its process died: a crash, or the reader). Never a job state's word.
+WORKER_STATES = ("idle", "claimed", "working", "acking", "finished", "killed")
+
 MAX_EVENTS = 500  # events kept between two snapshots; older ones are counted, not kept
 
 # Is any job left to do? Two lookups, each answered by one of tinyq's partial indexes (jobs_due,

@@ -148,7 +148,7 @@ def test_snapshots_are_json_and_carry_the_agreed_keys():
         assert key in snap
     assert snap["sim"] == "live-queue"
     assert set(snap["jobs"][0]) >= {"id", "status", "attempts", "lease_left"}
-    assert WORKER_STATES == ("idle", "claimed", "working", "acking", "killed")
+    assert WORKER_STATES == ("idle", "claimed", "working", "acking", "finished", "killed")
     assert {w["state"] for w in snap["workers"]} <= set(WORKER_STATES)
     json.dumps(snap, allow_nan=False)
     assert events(snap) == ["jobs 1–3 enqueued"]
