@@ -18,7 +18,7 @@ import random
 from ._core import tinyq
 from .bank import FlakyBank
 from .params import choice, integer, number, seed_param
-from .simulation import UNFINISHED_JOBS, Simulation, plural
+from .simulation import UNFINISHED_JOBS, Agenda, Simulation, plural
 
 START_BALANCE = 100   # dollars
 PRICE = 10            # dollars per charge
@@ -62,7 +62,8 @@ class Payments(Simulation):
             for order in range(1, self.params["charges"] + 1):
                 self.queue.enqueue("charge", {"order": order, "amount": PRICE})
         self.attempts = 0
-        self.free_at = 0.0    # seconds: when the worker is done with its latest attempt
+        self.agenda = Agenda(self.clock)   # the worker's next attempt (simulation.py)
+        self._plan_next_attempt(0.0)
         self.emit(f"Alice has ${START_BALANCE}; {plural(self.params['charges'], 'charge')} "
                   f"of ${PRICE} queued")
 
@@ -79,26 +80,31 @@ class Payments(Simulation):
                          order_id=job.args["order"])
 
     # --- stepping -------------------------------------------------------------------------------
-    def next_time(self):
+    def _plan_next_attempt(self, free_at):
+        """Put the worker's next attempt on the agenda: when it is free (seconds) and a job
+        is due, if one is queued."""
         due = self.queue.db.execute("SELECT min(run_at) FROM jobs WHERE status = 'queued'").fetchone()[0]
-        return float("inf") if due is None else max(self.clock.now, self.free_at, due)
+        if due is not None:
+            self.agenda.schedule(max(free_at, due), "worker", None)
+
+    def next_time(self):
+        return self.agenda.peek()
 
     def _wait_until(self, until):
         self.clock.now = max(self.clock.now, until)
 
     def _step(self):
-        """One attempt by the worker, after sleeping until a job is due if none is."""
-        due = self.next_time()
-        if due == float("inf"):
+        """The worker's next attempt: the clock moves to it (it slept until a job was due)."""
+        if not self.agenda:
             return False
-        self.clock.now = due
+        self.agenda.pop()
         job = self.queue.work_one()
         self.attempts += 1
         self.emit(self._describe(job))
         # The attempt takes the worker ATTEMPT_SECONDS; the clock stays at its start, so the
         # time a snapshot shows is the time of the last thing that happened (a link to it
         # replays exactly up to there).
-        self.free_at = self.clock.now + ATTEMPT_SECONDS
+        self._plan_next_attempt(self.clock.now + ATTEMPT_SECONDS)
 
     def _describe(self, job):
         head = f"job {job.id} attempt {job.attempts}: "
