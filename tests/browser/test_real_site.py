@@ -6,15 +6,15 @@ from playwright.sync_api import expect
 from builder.summary import load_summary
 from builder.problems import Problems
 from tests.conftest import ROOT
+from tests.support.served import PageWatch, origin
 
 CHAPTERS = [c.url for c in load_summary(ROOT / "content", Problems())]
 
 
 @pytest.fixture
 def real_page(context, real_site):
-    from tests.browser.conftest import PageWatch, _origin
     page = context.new_page()
-    watch = PageWatch(page, _origin(real_site.url))
+    watch = PageWatch(page, origin(real_site.url))
     yield page
     watch.check()
 
