@@ -20,16 +20,14 @@ import os
 import random
 import re
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.support.processes import Background
 from tests.transcripts import harness
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,36 +38,21 @@ SEEDS = range(200)           # seeded runs of exercises 7 and 8, on a fake clock
 
 # --- real processes: the lease-too-short scene -------------------------------------------------
 
-class Worker:
+class Worker(Background):
     """`python3 ex06_leases.py work ...` in its own process group, its output collected."""
 
     def __init__(self, cwd: Path, *args: str):
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(
-            [sys.executable, "ex06_leases.py", "work", *args], cwd=cwd, env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            start_new_session=True)
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
+        super().__init__([sys.executable, "ex06_leases.py", "work", *args], cwd,
+                         dict(os.environ, PYTHONUNBUFFERED="1"))
 
     def wait_for(self, pattern: str, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if any(re.search(pattern, line) for line in self.lines):
-                return
-            time.sleep(0.02)
-        raise AssertionError(f"worker never printed {pattern!r}; it printed {self.lines}")
+        if not self.wait_until(lambda lines: any(re.search(pattern, line) for line in lines), timeout):
+            raise AssertionError(f"worker never printed {pattern!r}; it printed {self.lines}")
 
     def press_ctrl_c(self) -> str:
         """SIGINT, as a terminal sends it, then the output as the terminal shows it."""
-        os.killpg(self.proc.pid, signal.SIGINT)
-        self.proc.wait(timeout=10)
-        self._reader.join(timeout=5)
+        self.interrupt()
+        assert self.finish(10), "the worker was still running 10 s after Ctrl-C"
         lines = list(self.lines)
         # The terminal echoes ^C; the program's first newline ends that line (see harness.py).
         if "worker stopped" in lines:
@@ -77,12 +60,6 @@ class Worker:
             if at and lines[at - 1] == "":
                 del lines[at - 1]
         return "\n".join(lines)
-
-    def kill(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
 
 def run(cwd: Path, command: str) -> str:
     """One command in bash, as the reader types it; its output."""
@@ -112,7 +89,7 @@ def two_workers_one_job(tmp_path: Path, lease_args: tuple) -> tuple[str, str, st
         outputs = [worker.press_ctrl_c() for worker in workers]
     finally:
         for worker in workers:
-            worker.kill()
+            worker.stop()
     claims = [(i, int(m.group(1))) for i, out in enumerate(outputs)
               for m in re.finditer(r"claim  job 1 \(attempt (\d)\)", out)]
     first = min(claims, key=lambda claim: claim[1])[0] if claims else 0
