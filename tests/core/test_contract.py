@@ -13,9 +13,9 @@ import pytest
 
 from builder.markdown.sim import SNAPSHOT_KEYS
 from simulations import SIMULATIONS
-from simulations._core import tinyq
 from simulations.params import ParamError, convert, validate
 from tests.build import fake_simulations
+from tests.support.capstone import tinyq
 
 IMPLEMENTATIONS = {"fake counter": fake_simulations.Counter,
                    **{f"real {name}": cls for name, cls in SIMULATIONS.items()}}

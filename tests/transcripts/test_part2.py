@@ -17,7 +17,6 @@ import importlib.util
 import io
 import json
 import os
-import random
 import re
 import shutil
 import sqlite3
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.clock import FakeClock
 from tests.support.processes import Background
 from tests.transcripts import harness
 
@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CODE = ROOT / "code"
 CHAPTER_8 = ROOT / "content" / "08-idempotency.md"
 SEEDS = range(200)           # seeded runs of exercises 7 and 8, on a fake clock (fast)
+START = 1_000_000.0          # seconds: where the fake clock of an exercise starts
 
 
 # --- real processes: the lease-too-short scene -------------------------------------------------
@@ -116,28 +117,13 @@ def test_with_a_lease_longer_than_the_work_the_same_scene_sends_one_email(tmp_pa
 
 # --- exercises 7 and 8 in-process, on a fake clock -----------------------------------------------
 
-class FakeTime:
-    """Stands in for the `time` module inside an exercise: sleeping moves the clock forward at once,
-    and every reading of the clock adds up to `noise` seconds (a slow, busy machine)."""
-
-    def __init__(self, noise: float = 0.0, seed: int = 0):
-        self.now, self.noise, self.rng = 1_000_000.0, noise, random.Random(seed)
-
-    def time(self) -> float:
-        self.now += self.rng.uniform(0, self.noise)
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += max(0.0, seconds)
-
-
-def load(name: str, monkeypatch, tmp_path: Path, clock: FakeTime | None = None):
+def load(name: str, monkeypatch, tmp_path: Path, clock: FakeClock | None = None):
     """Import code/<name>.py afresh, working in tmp_path, with a fake clock."""
     monkeypatch.chdir(tmp_path)
     spec = importlib.util.spec_from_file_location(f"part2_{name}", CODE / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    monkeypatch.setattr(module, "time", clock or FakeTime())
+    monkeypatch.setattr(module, "time", clock or FakeClock(START))
     open_queue = module.open_queue
 
     def open_queue_unsynced():
@@ -231,7 +217,7 @@ def test_a_seeded_run_retries_in_the_same_order_however_busy_the_machine(
         name, monkeypatch, tmp_path):
     runs = set()
     for noise_seed in range(8):
-        module = load(name, monkeypatch, tmp_path, FakeTime(noise=0.03, seed=noise_seed))
+        module = load(name, monkeypatch, tmp_path, FakeClock(START, noise=0.03, seed=noise_seed))
         runs.add(commands(module, ["setup"], ["work", "--seed", "7"]))
     assert len(runs) == 1
 
@@ -241,7 +227,7 @@ def test_scheduling_retries_from_the_wall_clock_would_not_be_repeatable(monkeypa
     from the time it read on the clock, rather than from the moment the attempt was due."""
     runs = set()
     for noise_seed in range(8):
-        clock = FakeTime(noise=0.03, seed=noise_seed)
+        clock = FakeClock(START, noise=0.03, seed=noise_seed)
         ex07 = load("ex07_retries", monkeypatch, tmp_path, clock)
         fail = ex07.fail
         monkeypatch.setattr(ex07, "fail", lambda db, job_id, attempts, error, now:
