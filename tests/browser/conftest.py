@@ -11,18 +11,29 @@ import pytest
 from tests.support.served import PageWatch, origin
 
 
-@pytest.fixture
-def watched(context, fixture_site):
-    """A new page in a fresh context, watched; the test fails if the page reported a problem."""
+def _watch(context, site):
     page = context.new_page()
-    watch = PageWatch(page, origin(fixture_site.url))
+    watch = PageWatch(page, origin(site.url))
     yield watch
     watch.check()
 
 
 @pytest.fixture
+def watched(context, fixture_site):
+    """A new page in a fresh context, watched; the test fails if the page reported a problem."""
+    yield from _watch(context, fixture_site)
+
+
+@pytest.fixture
 def page(watched):
     return watched.page
+
+
+@pytest.fixture
+def real_page(context, real_site):
+    """A watched page, as `page`, for the real guide."""
+    for watch in _watch(context, real_site):
+        yield watch.page
 
 
 @pytest.fixture

@@ -6,17 +6,8 @@ from playwright.sync_api import expect
 from builder.summary import load_summary
 from builder.problems import Problems
 from tests.conftest import ROOT
-from tests.support.served import PageWatch, origin
 
 CHAPTERS = [c.url for c in load_summary(ROOT / "content", Problems())]
-
-
-@pytest.fixture
-def real_page(context, real_site):
-    page = context.new_page()
-    watch = PageWatch(page, origin(real_site.url))
-    yield page
-    watch.check()
 
 
 @pytest.mark.parametrize("name", ["index.html", "guide.html", *CHAPTERS])
