@@ -5,24 +5,39 @@ token check kept (the real tinyq), A's fail is refused and B's ack counts. With 
 cut out of every finishing statement but the status check kept, A's fail sends B's job back to
 the queue (or, on A's last attempt, kills it), and B's finished work is refused.
 """
+import importlib.util
 import random
+import sys
 
 import pytest
 
-from tests.capstone.chaosrun import tokens_out_of_every_finish
-from tests.support.capstone import edited_tinyq, tinyq
-from tests.support.clock import FakeClock
+from tests.capstone.chaosrun import CAPSTONE, tokens_out_of_every_finish
+
+
+def load_tinyq(tmp_path, edit=None):
+    source = (CAPSTONE / "tinyq.py").read_text(encoding="utf-8")
+    path = tmp_path / ("tinyq_edited.py" if edit else "tinyq_copy.py")
+    path.write_text(edit(source) if edit else source, encoding="utf-8")
+    name = f"{path.stem}_{id(path)}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module        # dataclasses look their module up while the class is made
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module
 
 
 def stale_fail(tinyq, max_attempts=5):
     """A claims the job and stalls past its lease; B claims it; A fails; B acks.
     Returns (what A's fail did, the row after it, whether B's ack counted)."""
-    clock = FakeClock()
-    queue = tinyq.Queue(":memory:", lease=5, max_attempts=max_attempts, clock=clock,
+    now = [0.0]
+    queue = tinyq.Queue(":memory:", lease=5, max_attempts=max_attempts, clock=lambda: now[0],
                         rng=random.Random(1))
     queue.enqueue("report", {})
     a = queue.claim()
-    clock.now = 6.0                   # A's lease ran out at 5 s
+    now[0] = 6.0                      # A's lease ran out at 5 s
     b = queue.claim()
     assert b.id == a.id and b.token != a.token
     try:
@@ -38,7 +53,8 @@ def stale_fail(tinyq, max_attempts=5):
     return a_did, row, b_counted
 
 
-def test_with_the_token_the_stale_fail_is_refused_and_the_new_claim_finishes():
+def test_with_the_token_the_stale_fail_is_refused_and_the_new_claim_finishes(tmp_path):
+    tinyq = load_tinyq(tmp_path)
     a_did, row, b_counted = stale_fail(tinyq)
     assert a_did == "refused"
     assert row[0] == "running"
@@ -48,7 +64,8 @@ def test_with_the_token_the_stale_fail_is_refused_and_the_new_claim_finishes():
 @pytest.mark.parametrize("max_attempts, a_did", [(5, "queued"), (1, "dead")])
 def test_with_only_the_status_check_the_stale_fail_lands_on_the_new_claim(tmp_path, max_attempts,
                                                                          a_did):
-    did, row, b_counted = stale_fail(edited_tinyq(tokens_out_of_every_finish, tmp_path), max_attempts)
+    tinyq = load_tinyq(tmp_path, tokens_out_of_every_finish)
+    did, row, b_counted = stale_fail(tinyq, max_attempts)
     assert did == a_did               # back to the queue, or dead, while B is still working
     assert row[0] == a_did
     assert not b_counted              # and B's finished work is refused
