@@ -15,7 +15,7 @@ because the simulations are deterministic for a seed (docs/simulations.md).
     first_difference(line, other)
 
 Going back restores the nearest checkpoint at or before the moment and replays forward.
-Checkpoints (checkpoint.clone) are taken every `every` moves; when more than `keep` exist,
+Checkpoints (checkpoint.Checkpoint: bytes) are taken every `every` moves; when more than `keep` exist,
 the spacing doubles and every other one goes, so memory stays bounded however long the run.
 A moment that cannot be copied (an open transaction, crash-timing's generators) is replayed
 from the start instead.
@@ -24,10 +24,11 @@ Snapshots: snapshot() hands over the events since the previous snapshot, as the 
 does. After back() or seek(k) the events are exactly those emitted by move k, the same as a
 run that took a snapshot after every move.
 """
-from .checkpoint import CannotClone, clone
+from .checkpoint import CannotClone, Checkpoint
 from .params import ParamError
 
-STEP, ACT, WAIT = "step", "act", "@wait"  # WAIT is how a wait appears in record()["actions"]
+STEP, ACT, WAIT = "step", "act", "@wait"
+RECENT = 8  # extra checkpoints kept near where back() goes, `every` moves apart  # WAIT is how a wait appears in record()["actions"]
 
 
 class Timeline:
@@ -49,8 +50,9 @@ class Timeline:
         self.moves = []        # the current branch: (STEP,) | (ACT, name, args) | (WAIT, until)
         self.times = [self._now()]  # virtual seconds at each position 0..len(moves)
         self.at = 0            # the position self.sim is in
-        self.checkpoints = {}  # position -> a copy of the simulation there (never stepped)
+        self.checkpoints = {}  # position -> Checkpoint of the simulation there
         self.interval = self.every
+        self.recent = {}       # position -> Checkpoint taken while stepping back (at most RECENT)
 
     # --- moving ------------------------------------------------------------------------------
     def step(self):
@@ -105,18 +107,19 @@ class Timeline:
     def back(self):
         """One move back: exactly the state the run had at position at - 1. Returns the new
         position (0 stays 0)."""
-        return self.seek(max(0, self.at - 1))
+        return self.seek(max(0, self.at - 1), dense=True)
 
-    def seek(self, k):
+    def seek(self, k, dense=False):
         """Go to position k (0..len(moves)) of the current branch; the next snapshot holds
         the events of move k (so seeking where it stands shows them again). Returns k.
-        Raises ParamError for a position off the branch."""
+        Raises ParamError for a position off the branch. dense: keep extra checkpoints on
+        the way (back() does, since one back() tends to follow another)."""
         k = int(k)
         if not 0 <= k <= len(self.moves):
             raise ParamError("at", f"must be a position from 0 to {len(self.moves)}, got {k}")
         if not 0 < k - self.at <= self.interval:  # forward by a little: just replay
             self.sim, self.at = self._restore(k - 1 if k else 0)
-        self._replay_to(k)
+        self._replay_to(k, dense)
         return k
 
     def fork(self, k=None):
@@ -181,11 +184,23 @@ class Timeline:
         self.times[self.at] = self._now()
         self._checkpoint()
 
-    def _replay_to(self, k):
+    def _replay_to(self, k, dense=False):
+        """Replay the branch's moves to position k. dense: also keep checkpoints every
+        `every` moves on the way (in self.recent), so the next back() replays little."""
         while self.at < k:
             if self.at == k - 1:
                 self.sim.snapshot()  # drop older events: the snapshot shows move k's own
             self._apply(self.moves[self.at])
+            if dense and self.at % self.every == 0 and self.at not in self.checkpoints:
+                self._remember(k)
+
+    def _remember(self, k):
+        try:
+            self.recent[self.at] = Checkpoint(self.sim)
+        except CannotClone:
+            return
+        while len(self.recent) > RECENT:
+            del self.recent[max(self.recent, key=lambda at: abs(at - k))]
 
     def _twin(self, k):
         """An independent copy of this timeline at position k, future included."""
@@ -195,7 +210,8 @@ class Timeline:
         twin = object.__new__(Timeline)
         twin.__dict__.update(self.__dict__)
         twin.moves, twin.times = list(self.moves), list(self.times)
-        twin.checkpoints = dict(self.checkpoints)  # shared copies: never stepped, only cloned
+        twin.checkpoints = dict(self.checkpoints)  # shared: a Checkpoint is only ever thawed
+        twin.recent = dict(self.recent)
         twin.sim, twin.at = self._restore(k - 1 if k else 0)
         twin._replay_to(k)
         return twin
@@ -210,15 +226,16 @@ class Timeline:
     def _truncate(self):
         dropped = len(self.moves) - self.at
         del self.moves[self.at:], self.times[self.at + 1:]
-        for at in [at for at in self.checkpoints if at > self.at]:
-            del self.checkpoints[at]
+        for saved in (self.checkpoints, self.recent):
+            for at in [at for at in saved if at > self.at]:
+                del saved[at]
         return dropped
 
     def _checkpoint(self):
         if self.at % self.interval or self.at in self.checkpoints:
             return
         try:
-            self.checkpoints[self.at] = clone(self.sim)
+            self.checkpoints[self.at] = Checkpoint(self.sim)
         except CannotClone:
             return
         while len(self.checkpoints) > self.keep:
@@ -228,9 +245,9 @@ class Timeline:
 
     def _restore(self, k):
         """A simulation at the latest checkpoint at or before k, and its position."""
-        best = max((at for at in self.checkpoints if at <= k), default=0)
+        best = max((at for at in (*self.checkpoints, *self.recent) if at <= k), default=0)
         if best:
-            return clone(self.checkpoints[best]), best
+            return (self.checkpoints.get(best) or self.recent[best]).thaw(), best
         return self.kind(self.params, self.seed), 0
 
 
