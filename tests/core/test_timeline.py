@@ -129,9 +129,12 @@ def test_a_record_rebuilds_the_run_and_the_moment(name):
     line, pictures = random_run(name, 7)
     line.seek(len(line.moves) // 2)
     record = json.loads(json.dumps(line.record()))
-    again = Timeline.from_record(record)
+    again = Timeline.from_record(record, every=2, keep=3, compress=True)
     assert again.moves == line.moves and again.at == line.at
     assert plain(again.snapshot()) == pictures[line.at]
+    for k in range(len(again.moves), -1, -1):  # compressed checkpoints are exact too
+        again.seek(k)
+        assert plain(again.snapshot()) == pictures[k]
     assert again.marks() == line.marks()
     assert all(mark["action"] for mark in line.marks())
     assert [mark["at"] for mark in line.marks()] == [
