@@ -214,3 +214,39 @@ def test_bad_arguments_are_refused_and_change_nothing():
     assert line.moves == []
     with pytest.raises(ParamError):
         line.seek(-1)
+
+
+PYODIDE_PROGRAM = """
+import hashlib, json
+from simulations.timeline import Timeline
+out = {}
+for name, params, act in %s:
+    line = Timeline(name, params, seed=3, every=4, keep=4)
+    pictures = [json.dumps(line.snapshot() | {"timeline": None}, sort_keys=True)]
+    for n in range(40):
+        line.act(act[0], **act[1]) if n == 9 else line.step()
+        pictures.append(json.dumps(line.snapshot() | {"timeline": None}, sort_keys=True))
+    exact, moves = [], line.at
+    while line.at:
+        k = line.back()
+        exact.append(json.dumps(line.snapshot() | {"timeline": None}, sort_keys=True) == pictures[k])
+    out[name] = {"exact": all(exact) and len(exact) == moves > 5,
+                 "digest": hashlib.sha256("".join(pictures).encode()).hexdigest()}
+print(json.dumps(out))
+"""
+PYODIDE_RUNS = [("live-queue", {"workers": 3, "jobs": 20, "crash": 0.2}, ["kill", {"worker": 1}]),
+                ("payments", {"charges": 4}, ["reset", {}])]
+
+
+def test_back_is_exact_in_pyodide_too(tmp_path):
+    from .test_pyodide import run_in_pyodide
+    import hashlib
+    result = run_in_pyodide(tmp_path, PYODIDE_PROGRAM % json.dumps(PYODIDE_RUNS))
+    for name, params, act in PYODIDE_RUNS:  # the same run, in CPython
+        line = Timeline(name, params, seed=3)
+        pictures = [json.dumps(line.snapshot() | {"timeline": None}, sort_keys=True)]
+        for n in range(40):
+            line.act(act[0], **act[1]) if n == 9 else line.step()
+            pictures.append(json.dumps(line.snapshot() | {"timeline": None}, sort_keys=True))
+        assert result[name]["exact"], name
+        assert result[name]["digest"] == hashlib.sha256("".join(pictures).encode()).hexdigest()
