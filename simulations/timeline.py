@@ -28,6 +28,7 @@ from .checkpoint import CannotClone, Checkpoint
 from .params import ParamError
 
 STEP, ACT, WAIT = "step", "act", "@wait"
+MAX_MOVES = 100_000  # the longest run a record may carry
 RECENT = 8  # extra checkpoints kept near where back() goes, `every` moves apart  # WAIT is how a wait appears in record()["actions"]
 
 
@@ -157,11 +158,23 @@ class Timeline:
 
     @classmethod
     def from_record(cls, record, **options):
-        """Rebuild a timeline from record() and go to its moment."""
-        line = cls(record["sim"], record["params"], record["seed"], **options)
-        moves = [(STEP,)] * int(record["length"])
-        for at, name, args in record["actions"]:
-            moves[at] = (WAIT, float(args["until"])) if name == WAIT else (ACT, name, dict(args))
+        """Rebuild a timeline from record() (e.g. read from a link) and go to its moment.
+        Raises ParamError (field "record", or the simulation's own) for one that does not fit."""
+        try:
+            line = cls(record["sim"], record["params"], record["seed"], **options)
+            length = int(record["length"])
+            if not 0 <= length <= MAX_MOVES:
+                raise ValueError(f"length must be from 0 to {MAX_MOVES:,}")
+            moves = [(STEP,)] * length
+            for at, name, args in record["actions"]:
+                if not 0 <= at < length:
+                    raise ValueError(f"an action at {at} is outside the run")
+                moves[at] = ((WAIT, float(args["until"])) if name == WAIT
+                             else (ACT, str(name), dict(args)))
+        except ParamError:
+            raise
+        except (KeyError, TypeError, ValueError) as error:
+            raise ParamError("record", f"not a run this page wrote: {error}") from None
         line.moves = moves
         line.times = line.times + [None] * len(moves)
         while line.at < len(moves):

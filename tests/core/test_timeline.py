@@ -214,6 +214,20 @@ def test_bad_arguments_are_refused_and_change_nothing():
     assert line.moves == []
     with pytest.raises(ParamError):
         line.seek(-1)
+    good = line.record()
+    for bad in ({}, {**good, "length": "many"}, {**good, "length": 10**9},
+                {**good, "length": 2, "actions": [[5, "step_a", {}]]},
+                {**good, "length": 2, "actions": [[0, "no-such-action", {}]]}):
+        with pytest.raises(ParamError):
+            Timeline.from_record(bad)
+
+
+def test_position_at_finds_the_moment_of_a_time():
+    line = Timeline("live-queue", {"workers": 2, "jobs": 4, "rate": 1}, seed=2)
+    for _ in range(50):
+        line.step()
+    assert line.position_at(2.0) == 20 and line.times[20] == pytest.approx(2.0)
+    assert line.position_at(-1) == 0 and line.position_at(99) == 50
 
 
 PYODIDE_PROGRAM = """
