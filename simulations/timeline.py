@@ -15,10 +15,10 @@ because the simulations are deterministic for a seed (docs/simulations.md).
     first_difference(line, other)
 
 Going back restores the nearest checkpoint at or before the moment and replays forward.
-Checkpoints (checkpoint.Checkpoint: bytes) are taken every `every` moves; when more than `keep` exist,
-the spacing doubles and every other one goes, so memory stays bounded however long the run.
-A moment that cannot be copied (an open transaction, crash-timing's generators) is replayed
-from the start instead.
+Checkpoints (checkpoint.Checkpoint: bytes) are taken every `every` moves; when more than
+`keep` exist, the spacing doubles and every other one goes, so memory stays bounded however
+long the run. A moment that cannot be copied (an open transaction, crash-timing's generators)
+gets no checkpoint: it is replayed from an earlier one, or from the start.
 
 Snapshots: snapshot() hands over the events since the previous snapshot, as the simulation's
 does. After back() or seek(k) the events are exactly those emitted by move k, the same as a
@@ -27,9 +27,9 @@ run that took a snapshot after every move.
 from .checkpoint import CannotClone, Checkpoint
 from .params import ParamError
 
-STEP, ACT, WAIT = "step", "act", "@wait"
+STEP, ACT, WAIT = "step", "act", "@wait"  # WAIT is how a wait appears in record()["actions"]
 MAX_MOVES = 100_000  # the longest run a record may carry
-RECENT = 8  # extra checkpoints kept near where back() goes, `every` moves apart  # WAIT is how a wait appears in record()["actions"]
+RECENT = 8  # extra checkpoints kept near where back() goes, `every` moves apart
 
 
 class Timeline:
