@@ -35,6 +35,17 @@ MAX_WORKERS = 64
 MAX_LEASE = 3600.0   # seconds: longer than the longest job, so any job can be leased through
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 
+class TickClock:
+    """tinyq's clock in a live queue: its tick count, read by calling it like time.time (a
+    class, not a lambda, so that a checkpoint can pickle the simulation)."""
+
+    def __init__(self, sim):
+        self.sim = sim
+
+    def __call__(self):
+        return self.sim.ticks
+
+
 @dataclass
 class Worker:
     """One worker process; `state` is one of WORKER_STATES (simulation.py), never finished."""
@@ -75,7 +86,7 @@ class LiveQueue(QueueView, Simulation):
         self.ticks = 0
         self.settings = {name: self.params[name] for name in self.SETTABLE}
         self.queue = tinyq.Queue(lease=self._in_ticks(self.settings["lease"]),
-                                 clock=lambda: self.ticks, rng=self.rng)
+                                 clock=TickClock(self), rng=self.rng)
         self.workers = [Worker(n) for n in range(1, self.params["workers"] + 1)]
         self.emails = [0]           # emails sent, by job id
         self.emails_sent = 0

@@ -13,7 +13,6 @@ Subclasses set NAME, PARAMS (see params.py) and MAX_RUN_STEPS, and write:
 """
 import heapq
 import inspect
-import itertools
 import random
 from collections import deque
 
@@ -56,11 +55,12 @@ class Agenda:
     def __init__(self, clock):
         self.clock = clock
         self._entries = []
-        self._serial = itertools.count()
+        self._serial = 0   # an int, not itertools.count: a checkpoint pickles the agenda
 
     def schedule(self, when, who, script):
         """Put `who`'s `script` on the agenda at `when` (seconds, not before now)."""
-        heapq.heappush(self._entries, (max(when, self.clock.now), next(self._serial), who, script))
+        self._serial += 1
+        heapq.heappush(self._entries, (max(when, self.clock.now), self._serial, who, script))
 
     def peek(self):
         """The time of the next entry, or infinity when the agenda is empty."""
