@@ -15,36 +15,24 @@ although its email has already gone out.
 
 A lease claimed at t for L seconds covers [t, t + L], as in tinyq: an ack at exactly t + L
 holds, and another worker may take the job over only after t + L. tinyq runs here on a clock
-that counts ticks (tenths of a second), so that a lease ending on a tick ends exactly on it:
-in float seconds 0.3 + 2.0 and 2.3 are not always the same number.
+that counts ticks (ticks.py), so that a lease ending on a tick ends exactly on it.
 """
 import math
 from collections import deque
 from dataclasses import dataclass
 
 from ._core import tinyq
-from .params import ParamError, boolean, convert, integer, number, seed_param, show_number
 from .live_queue_view import QueueView
-from .simulation import WORKER_STATES, Simulation, require_int  # noqa: F401 (WORKER_STATES: used by tests)
+from .params import ParamError, boolean, convert, integer, number, seed_param, show_number
+from .simulation import WORKER_STATES, Simulation, require_int  # noqa: F401 (tests import it here)
+from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
 
-TICKS_PER_SECOND = 10
 CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
 ACK_TICKS = 1        # 0.1 s to ack it
 RESTART_TICKS = 20   # the supervisor restarts a dead worker after 2 s
 MAX_WORKERS = 64
 MAX_LEASE = 3600.0   # seconds: longer than the longest job, so any job can be leased through
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
-
-class TickClock:
-    """tinyq's clock in a live queue: its tick count, read by calling it like time.time (a
-    class, not a lambda, so that a checkpoint can pickle the simulation)."""
-
-    def __init__(self, sim):
-        self.sim = sim
-
-    def __call__(self):
-        return self.sim.ticks
-
 
 @dataclass
 class Worker:
@@ -85,7 +73,7 @@ class LiveQueue(QueueView, Simulation):
     def _start(self):
         self.ticks = 0
         self.settings = {name: self.params[name] for name in self.SETTABLE}
-        self.queue = tinyq.Queue(lease=self._in_ticks(self.settings["lease"]),
+        self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
                                  clock=TickClock(self), rng=self.rng)
         self.workers = [Worker(n) for n in range(1, self.params["workers"] + 1)]
         self.emails = [0]           # emails sent, by job id
@@ -219,7 +207,7 @@ class LiveQueue(QueueView, Simulation):
             self.emit(f"worker {worker.number} {how} holding a claim on job {held.id} that "
                       f"another worker had already taken over")
             return
-        at = show_number(self._seconds(ends[0]))
+        at = show_number(in_seconds(ends[0]))
         if ends[0] < self.ticks:   # it was slow: the lease ran out, nobody has claimed it yet
             self.emit(f"worker {worker.number} {how} holding job {held.id}, whose lease ran out "
                       f"at {at} s: another worker may claim it at once")
@@ -268,9 +256,9 @@ class LiveQueue(QueueView, Simulation):
             raise ParamError("worker", f"worker {target.number} is {target.state}, "
                                        f"not working on a job")
         freeze = convert(self.STALL, seconds)
-        target.until += self._ticks(freeze)
+        target.until += to_ticks(freeze)
         if target.crash_at is not None:
-            target.crash_at += self._ticks(freeze)
+            target.crash_at += to_ticks(freeze)
         self.emit(f"worker {target.number} freezes for {show_number(freeze)} s in the middle of job "
                   f"{target.job.id}; its lease keeps running")
 
@@ -280,7 +268,7 @@ class LiveQueue(QueueView, Simulation):
             raise ParamError("param", f"can set {', '.join(self.SETTABLE)}; got {param!r}")
         spec = next(spec for spec in self.PARAMS if spec["name"] == param)
         self.settings[param] = convert(spec, value)
-        self.queue.lease = self._in_ticks(self.settings["lease"])
+        self.queue.lease = lease_ticks(self.settings["lease"])
         value = self.settings[param]
         if param == "supervisor":   # from now on: restarts on their way are kept or called off
             for worker in self.workers:
@@ -309,20 +297,4 @@ class LiveQueue(QueueView, Simulation):
 
     def _work_ticks(self):
         """Steps in `working`: the job's duration less the claim and the ack."""
-        return max(1, self._ticks(self.settings["duration"]) - CLAIM_TICKS - ACK_TICKS)
-
-    @staticmethod
-    def _ticks(seconds):
-        return max(1, round(seconds * TICKS_PER_SECOND))
-
-    @staticmethod
-    def _in_ticks(seconds):
-        """A lease in ticks for tinyq: whole when it is a whole number of tenths (2.3 s: 23),
-        so that it ends exactly on a tick."""
-        ticks = seconds * TICKS_PER_SECOND
-        return float(round(ticks)) if abs(ticks - round(ticks)) < 1e-9 else ticks
-
-    @staticmethod
-    def _seconds(ticks):
-        """A time or span from tinyq's tick clock in seconds (None stays None)."""
-        return None if ticks is None else round(ticks / TICKS_PER_SECOND, 3)
+        return max(1, to_ticks(self.settings["duration"]) - CLAIM_TICKS - ACK_TICKS)

@@ -1,6 +1,7 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
 the workers' cards. A mixin of LiveQueue (live_queue.py), which holds the state it reads."""
 from .simulation import UNFINISHED_JOBS, plural
+from .ticks import in_seconds
 
 MAX_ROWS = 100            # job rows in one snapshot
 THROUGHPUT_WINDOW = 10.0  # seconds of history behind the throughput figure
@@ -50,7 +51,7 @@ class QueueView:
                 f"SELECT id, status, attempts, locked_until, token FROM jobs "
                 f"WHERE id IN ({','.join('?' * len(ids))}) ORDER BY id", ids):
             rows.append({"id": job_id, "status": status, "attempts": attempts,
-                         "lease_left": self.lease_left(status, self._seconds(locked_until)),
+                         "lease_left": self.lease_left(status, in_seconds(locked_until)),
                          "token": token, "worker": holders.get(token),
                          "emails": self.emails[job_id]})
         return rows
@@ -68,7 +69,7 @@ class QueueView:
             "running": running,
             "done": self.done_count,   # acked: a dead job is not done
             "dead": self.total - queued - running - self.done_count,
-            "oldest_wait": 0.0 if oldest is None else self._seconds(self.ticks - oldest),
+            "oldest_wait": 0.0 if oldest is None else in_seconds(self.ticks - oldest),
             "throughput": round(len(self.acked) / window, 3),
             "attempts_per_job": round(self.done_attempts / self.done_count, 3)
             if self.done_count else None,
