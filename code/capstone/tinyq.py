@@ -121,16 +121,9 @@ class Job:
         Both are committed together, or neither: if the block raises, or the token no
         longer holds the job, everything is rolled back (LeaseLost in the second case).
         """
-        db = self.queue.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.queue.transaction() as db:
             yield db
-            self.queue._guarded(self, MARK_DONE, {})
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+            self.queue._guarded(self, self.queue.MARK_DONE, {})
         self.outcome = "done"
 
 
@@ -170,9 +163,28 @@ class Queue:
         self.clock = clock
         self.rng = random.Random() if rng is None else rng
         self.handlers = {}
-        # isolation_level=None: no hidden BEGIN; we open transactions ourselves.
-        self.db = sqlite3.connect(path, isolation_level=None)
-        self.db.executescript(SCHEMA)
+        self.db = self._connect(path)
+
+    # The SQL, named on the class: tinyq_pg.Queue swaps in PostgreSQL's statements.
+    INSERT_JOB, CLAIM_JOB, MARK_DONE, MARK_RETRY, MARK_DEAD = (
+        INSERT_JOB, CLAIM_JOB, MARK_DONE, MARK_RETRY, MARK_DEAD)
+
+    def _connect(self, path):
+        db = sqlite3.connect(path, isolation_level=None)   # no hidden BEGIN: we open our own
+        db.executescript(SCHEMA)
+        return db
+
+    @contextmanager
+    def transaction(self):
+        """BEGIN IMMEDIATE (take the write lock now) ... COMMIT; ROLLBACK if the block raises."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
 
     def handler(self, kind):
         """Decorator: register `function(job)` as the handler for jobs of this kind."""
@@ -196,7 +208,7 @@ class Queue:
             raise TypeError(f"args must hold only JSON values: {error}") from None
         _require(isinstance(delay, (int, float)) and delay >= 0,
                  f"delay must be a number of seconds from 0, got {delay!r}")
-        rows = self.db.execute(INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
+        rows = self.db.execute(self.INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
                                             "run_at": self.clock() + delay}).fetchall()
         return rows[0][0] if rows else None
 
@@ -205,7 +217,8 @@ class Queue:
         queued job due the longest. It becomes running, with attempts + 1, a lease until
         now + lease seconds, and a fresh fencing token. One statement, so it is atomic."""
         # fetchall() runs the statement to its end, which releases SQLite's write lock.
-        rows = self.db.execute(CLAIM_JOB, {"now": self.clock(), "lease": self.lease}).fetchall()
+        now = self.clock()
+        rows = self.db.execute(self.CLAIM_JOB, {"now": now, "lease": self.lease}).fetchall()
         if not rows:
             return None
         job_id, kind, args, attempts, token = rows[0]
@@ -213,7 +226,7 @@ class Queue:
 
     def ack(self, job):
         """Mark the job done. Raises LeaseLost if its token no longer holds it."""
-        self._guarded(job, MARK_DONE, {})
+        self._guarded(job, self.MARK_DONE, {})
         job.outcome = "done"
 
     def fail(self, job, error):
@@ -221,11 +234,11 @@ class Queue:
         now + jitter(backoff(...)) seconds, or 'dead' once it has had max_attempts.
         `error` (text) is kept as last_error. Raises LeaseLost like ack()."""
         if job.attempts >= self.max_attempts:
-            self._guarded(job, MARK_DEAD, {"error": error})
+            self._guarded(job, self.MARK_DEAD, {"error": error})
             job.outcome = "dead"
         else:
             delay = jitter(backoff(job.attempts, self.backoff_base, self.backoff_cap), self.rng)
-            self._guarded(job, MARK_RETRY, {"error": error, "run_at": self.clock() + delay})
+            self._guarded(job, self.MARK_RETRY, {"error": error, "run_at": self.clock() + delay})
             job.outcome = "queued"
         return job.outcome
 
