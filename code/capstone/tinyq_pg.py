@@ -22,6 +22,7 @@ The four differences that matter:
    seconds in double precision, as SQLite's REAL, so the simulations' virtual clock works.
 4. Numbering. ids and fencing tokens come from sequences, which never go backwards, not
    even when a transaction rolls back: a refused or rolled-back insert leaves a gap.
+And one of spelling: sqlite3 writes a parameter as ?, psycopg as %s (see Connection below).
 Source: PostgreSQL 15 documentation, "SELECT: The Locking Clause",
 https://www.postgresql.org/docs/15/sql-select.html#SQL-FOR-UPDATE-SHARE
 """
@@ -103,6 +104,23 @@ UPDATE jobs SET status = 'dead', locked_until = NULL, last_error = %(error)s
 SCHEMA_LOCK = 7316   # any number, the same in every worker
 
 
+class Connection:
+    """A psycopg connection that also takes sqlite3's ? placeholders, so that the shop's SQL
+    and yours run unchanged: execute() turns each ? into psycopg's %s. (A shortcut that is only
+    safe for SQL with no ? inside a quoted string, true of all the guide's SQL.) Everything else
+    is psycopg's own connection, which is `raw`.
+    """
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def execute(self, query, params=None):
+        return self.raw.execute(query.replace("?", "%s"), params)
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+
 class Queue(tinyq.Queue):
     """A tinyq queue in a PostgreSQL database: the same API, settings and errors as tinyq.Queue.
 
@@ -124,7 +142,7 @@ class Queue(tinyq.Queue):
         with db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             db.execute(SCHEMA)
-        return db
+        return Connection(db)
 
     @contextmanager
     def transaction(self):
