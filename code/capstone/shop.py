@@ -23,10 +23,10 @@ from world import World, dice      # noqa: E402 (after the version check, on pur
 
 BACKEND = os.environ.get("TINYQ_BACKEND", "sqlite")
 if BACKEND == "sqlite":
-    from tinyq import Queue        # noqa: E402
+    from tinyq import Queue, transaction      # noqa: E402
     DB = "shop.db"
-elif BACKEND == "postgres":        # exercise 9: needs psycopg (pip install -r requirements-ex09.txt)
-    from tinyq_pg import Queue     # noqa: E402
+elif BACKEND == "postgres":   # exercise 9: needs psycopg (pip install -r requirements-ex09.txt)
+    from tinyq_pg import Queue, transaction   # noqa: E402
     DB = os.environ.get("TINYQ_DSN", "")
 else:
     sys.exit(f"TINYQ_BACKEND must be sqlite or postgres, not {BACKEND!r}")
@@ -49,7 +49,7 @@ chaos = 0.0           # chance that each crash point kills the worker (set by --
 
 def signup(email):
     """Create the customer and queue its three jobs, in one transaction: all or nothing."""
-    with queue.transaction() as db:
+    with transaction(queue.db) as db:
         db.execute("INSERT INTO customers (email) VALUES (?)", (email,))
         for kind in JOB_KINDS:
             queue.enqueue(kind, {"email": email}, unique_key=f"{kind}:{email}")

@@ -3,10 +3,10 @@
     python3 -m pip install -r ../requirements-ex09.txt     # psycopg 3, the driver
     pg_virtualenv python3 tinyq_pg.py                       # a throwaway server, one demo run
 
-Everything but the SQL and the connection comes from tinyq.py: Job, complete(), work_one(),
-fail(), backoff() and jitter() are the very same Python. What differs between the two
-engines is all in this file, statement by statement, each beside a comment that says why;
-put it next to tinyq.py and read them side by side.
+Everything but the SQL, the connection and the transaction comes from tinyq.py: Job,
+complete(), claim(), work_one(), fail(), extend(), release(), backoff() and jitter() are the
+very same Python. The SQL is in tinyq_pg_sql.py, statement for statement with the same names
+as tinyq_sql.py, each difference beside a comment that says why: read the two side by side.
 
 The four differences that matter:
 1. Locking. SQLite has one writer at a time, so tinyq's claim is atomic because a second
@@ -31,77 +31,26 @@ from contextlib import contextmanager
 import psycopg
 
 import tinyq
-from tinyq import STATES, Job, LeaseLost, backoff, jitter  # noqa: F401 (the same names as tinyq)
-
-# Differs: `bigint GENERATED ALWAYS AS IDENTITY` and a sequence for tokens, where SQLite has
-# INTEGER PRIMARY KEY and max(token) + 1; `double precision` for SQLite's REAL. args stays
-# text holding JSON, as in SQLite, so both engines hand Python the same string (jsonb would
-# let SQL look inside args, which tinyq never does).
-SCHEMA = f"""
-CREATE SEQUENCE IF NOT EXISTS jobs_token;
-CREATE TABLE IF NOT EXISTS jobs (
-    id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    kind         text NOT NULL,
-    args         text NOT NULL,
-    status       text NOT NULL DEFAULT 'queued' CHECK (status IN {STATES}),
-    attempts     integer NOT NULL DEFAULT 0,
-    run_at       double precision NOT NULL,
-    locked_until double precision,
-    token        bigint,
-    unique_key   text UNIQUE,
-    last_error   text
-);
-CREATE INDEX IF NOT EXISTS jobs_due ON jobs (run_at, id) WHERE status = 'queued';
-CREATE INDEX IF NOT EXISTS jobs_leased ON jobs (locked_until, id) WHERE status = 'running';
-"""
-
-# The same statement as SQLite's, upsert and RETURNING included (PostgreSQL had both first).
-# Differs: psycopg's %(name)s placeholders where sqlite3 has :name.
-INSERT_JOB = """
-INSERT INTO jobs (kind, args, run_at, unique_key) VALUES (%(kind)s, %(args)s, %(run_at)s, %(key)s)
-ON CONFLICT (unique_key) DO NOTHING
-RETURNING id"""
-
-# The same shape as SQLite's claim: one UPDATE whose WHERE picks one job.
-# Differs: each pick locks its row (FOR UPDATE) and steps over rows that another worker has
-# locked (SKIP LOCKED), where SQLite simply makes the second worker wait. The outer WHERE
-# checks the status and lease again: it is what the UPDATE itself is guarded by, whatever the
-# subqueries saw. The token comes from a sequence (nextval), not from max(token) + 1, which
-# two workers could compute at the same moment.
-CLAIM_JOB = """
-UPDATE jobs
-   SET status = 'running',
-       attempts = attempts + 1,
-       locked_until = %(now)s + %(lease)s,
-       token = nextval('jobs_token')
- WHERE id = coalesce(
-       -- first, a job whose lease ran out (its worker is presumed dead) ...
-       (SELECT id FROM jobs WHERE status = 'running' AND locked_until <= %(now)s
-         ORDER BY locked_until, id LIMIT 1 FOR UPDATE SKIP LOCKED),
-       -- ... else the queued job that has been due the longest
-       (SELECT id FROM jobs WHERE status = 'queued' AND run_at <= %(now)s
-         ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED))
-   AND (status = 'queued' AND run_at <= %(now)s
-        OR status = 'running' AND locked_until <= %(now)s)
-RETURNING id, kind, args, attempts, token"""
-
-# The finishes are word for word SQLite's, but for the placeholders: the guard in the WHERE
-# (this claim's token, and still running) is what makes a stale worker's finish write nothing.
-MARK_DONE = """
-UPDATE jobs SET status = 'done', locked_until = NULL
- WHERE id = %(id)s AND token = %(token)s AND status = 'running'"""
-
-MARK_RETRY = """
-UPDATE jobs SET status = 'queued', run_at = %(run_at)s, locked_until = NULL, last_error = %(error)s
- WHERE id = %(id)s AND token = %(token)s AND status = 'running'"""
-
-MARK_DEAD = """
-UPDATE jobs SET status = 'dead', locked_until = NULL, last_error = %(error)s
- WHERE id = %(id)s AND token = %(token)s AND status = 'running'"""
+from tinyq import Job, LeaseLost, Permanent, backoff, jitter  # noqa: F401 (the same as tinyq's)
+from tinyq_pg_sql import (BURY_EXPIRED, CLAIM_JOB, EXTEND_LEASE, INSERT_JOB, MARK_DEAD,  # noqa: F401
+                          MARK_DONE, MARK_RETRY, RELEASE_JOB, SCHEMA, STATES, TOKEN_TAKEN)
 
 # Many workers start at once, and CREATE ... IF NOT EXISTS is not safe against itself running
 # in two sessions at the same moment: a transaction-level advisory lock makes them take turns.
 SCHEMA_LOCK = 7316   # any number, the same in every worker
+
+
+@contextmanager
+def transaction(db):
+    """`with transaction(db) as db:` runs the block as one transaction: BEGIN, then COMMIT,
+    or ROLLBACK if the block raises anything (which then goes on).
+
+    Differs from tinyq.transaction: no IMMEDIATE, no write lock for the whole database.
+    PostgreSQL locks each row as a statement writes it, so transactions that touch different
+    jobs run side by side; one that needs a row another holds waits for that one to end.
+    """
+    with db.transaction():
+        yield db
 
 
 class Connection:
@@ -129,31 +78,24 @@ class Queue(tinyq.Queue):
     Raises psycopg.OperationalError when the server cannot be reached.
     """
 
-    INSERT_JOB, CLAIM_JOB, MARK_DONE, MARK_RETRY, MARK_DEAD = (
-        INSERT_JOB, CLAIM_JOB, MARK_DONE, MARK_RETRY, MARK_DEAD)
+    INSERT_JOB, BURY_EXPIRED, CLAIM_JOB, TOKEN_TAKEN = (INSERT_JOB, BURY_EXPIRED, CLAIM_JOB,
+                                                        TOKEN_TAKEN)
+    MARK_DONE, MARK_RETRY, MARK_DEAD = MARK_DONE, MARK_RETRY, MARK_DEAD
+    EXTEND_LEASE, RELEASE_JOB = EXTEND_LEASE, RELEASE_JOB
+    transaction = staticmethod(transaction)
 
     def __init__(self, conninfo="", **settings):
         super().__init__(conninfo, **settings)
 
     def _connect(self, conninfo):
         # autocommit: every statement is a transaction of its own, as with sqlite3's
-        # isolation_level=None; a longer transaction is opened with transaction() below.
+        # isolation_level=None; a longer one is opened with transaction() above. Each
+        # statement runs in READ COMMITTED, PostgreSQL's default isolation level.
         db = psycopg.connect(conninfo, autocommit=True)
         with db.transaction():
             db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             db.execute(SCHEMA)
         return Connection(db)
-
-    @contextmanager
-    def transaction(self):
-        """BEGIN ... COMMIT; ROLLBACK if the block raises anything.
-
-        Differs: no IMMEDIATE. PostgreSQL locks each row as a statement writes it, so two
-        transactions that touch different jobs run side by side; one that needs a row another
-        holds waits for that transaction to end, then sees the committed row.
-        """
-        with self.db.transaction():
-            yield self.db
 
 
 if __name__ == "__main__":

@@ -18,18 +18,21 @@ TINYQ_PG = CAPSTONE_TINYQ.with_name("tinyq_pg.py")
 
 
 def load_tinyq_pg():
-    """Import code/capstone/tinyq_pg.py (it imports the same tinyq module as the tests)."""
-    if "tinyq_pg" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("tinyq_pg", TINYQ_PG)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["tinyq_pg"] = module
+    """Import code/capstone/tinyq_pg.py and its tinyq_pg_sql.py (on the same tinyq module as
+    the tests)."""
+    for name in ("tinyq_pg_sql", "tinyq_pg"):
+        if name not in sys.modules:
+            spec = importlib.util.spec_from_file_location(name, TINYQ_PG.with_name(f"{name}.py"))
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
     return sys.modules["tinyq_pg"]
 
 
 class SQLiteBackend:
     name = "sqlite"
     module = tinyq
+    sql_module = sys.modules["tinyq_sql"]
     integrity_error = sqlite3.IntegrityError
 
     def __init__(self, tmp_path):
@@ -46,6 +49,7 @@ class PostgresBackend:
     def __init__(self, conninfo):
         import psycopg
         self.module = load_tinyq_pg()
+        self.sql_module = sys.modules["tinyq_pg_sql"]
         self.integrity_error = psycopg.errors.CheckViolation
         self.place = self.default = conninfo     # one fresh schema for the whole test
 
