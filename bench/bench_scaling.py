@@ -63,13 +63,12 @@ def fill(engine, where, jobs):
         import tinyq
         for suffix in ("", "-wal", "-shm"):
             Path(where + suffix).unlink(missing_ok=True)
-        queue = tinyq.Queue(where)
-        queue.db.execute("PRAGMA journal_mode = WAL")
+        queue = tinyq.Queue(where)       # tinyq puts a file in WAL mode itself
     else:
         import tinyq_pg
         queue = tinyq_pg.Queue(where)
         queue.db.execute("TRUNCATE jobs")
-    with queue.transaction():
+    with queue.transaction(queue.db):
         for n in range(jobs):
             queue.enqueue("work", {"n": n})
     queue.close()

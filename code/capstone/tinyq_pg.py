@@ -99,9 +99,9 @@ class Queue(tinyq.Queue):
 
 
 if __name__ == "__main__":
+    # A short demonstration on the server the PG* variables name (e.g. under pg_virtualenv).
     queue = Queue()
-    queue.db.execute("DROP TABLE IF EXISTS jobs")
-    queue = Queue()
+    queue.db.execute("DELETE FROM jobs")
 
     @queue.handler("email")
     def send(job):
@@ -111,8 +111,6 @@ if __name__ == "__main__":
         queue.enqueue("email", {"to": to}, unique_key=f"welcome:{to}")
     print("a second job for ada is refused:",
           queue.enqueue("email", {"to": "ada@example.com"}, unique_key="welcome:ada@example.com"))
-    while (job := queue.work_one()) is not None:
+    while (job := queue.work_one(worker="demo")) is not None:
         print(f"job {job.id}: {job.outcome}")
-    server = queue.db.execute("SHOW server_version").fetchone()[0]
-    print(f"PostgreSQL {server.split()[0]}: jobs by status:",
-          dict(queue.db.execute("SELECT status, count(*) FROM jobs GROUP BY status")))
+    print("jobs by status:", dict(queue.db.execute("SELECT status, count(*) FROM jobs GROUP BY status")))
