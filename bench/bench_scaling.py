@@ -9,9 +9,10 @@ provider or a bank) and acks until the queue is empty. It records the wall time 
 the last ack, and how long every claim() call took. SQLite runs in WAL mode with a 60 s busy
 timeout, so a worker that meets the write lock waits for it rather than failing.
 
-It writes bench/results/scaling.csv (the table) and theme/static/figures/scaling.svg (the
-chart chapter 10 shows; a plain SVG drawn here, no plotting library). One run, one machine:
-compare the engines and the shapes of the curves, not the absolute numbers.
+It writes bench/results/scaling.csv (the table), scaling.txt (a bar chart drawn in text, which
+chapter 10 shows as a diagram: the guide has no image files) and scaling.svg (the same as an
+SVG drawn here, no plotting library). One run, one machine: compare the engines and the shapes
+of the curves, not the absolute numbers.
 """
 import csv
 import json
@@ -25,7 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CAPSTONE = ROOT / "code" / "capstone"
 TABLE = ROOT / "bench" / "results" / "scaling.csv"
-CHART = ROOT / "theme" / "static" / "figures" / "scaling.svg"
+CHART = ROOT / "bench" / "results" / "scaling.svg"
+BARS = ROOT / "bench" / "results" / "scaling.txt"   # the same, as text: chapter 10's diagram
 WORKERS = (1, 2, 4, 8, 16, 32)
 WORK = 0.01            # seconds each job "works"
 JOBS_PER_WORKER = 40
@@ -141,7 +143,28 @@ def chart(rows):
     return "\n".join(parts) + "\n"
 
 
+def bars(rows, width=44):
+    """Jobs per second as a bar chart in text, one bar per engine and number of workers."""
+    top = max(r["jobs_per_second"] for r in rows)
+    names = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+    lines = ["jobs per second, by worker processes"]
+    for workers in WORKERS:
+        for engine in ("sqlite", "postgres"):
+            row = next(r for r in rows if r["engine"] == engine and r["workers"] == workers)
+            bar = "█" * max(1, round(width * row["jobs_per_second"] / top))
+            label = f"{workers:>2} worker{'s' if workers > 1 else ''}" if engine == "sqlite" else ""
+            lines.append(f"{label:<10} {names[engine]:<10} │{bar} {row['jobs_per_second']:g}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def main():
+    if sys.argv[1:2] == ["--redraw"]:             # the charts again, from the committed table
+        rows = [{**r, "workers": int(r["workers"]), "jobs_per_second": float(r["jobs_per_second"]),
+                 "claim_median_ms": float(r["claim_median_ms"])} for r in csv.DictReader(TABLE.open())]
+        CHART.write_text(chart(rows), encoding="utf-8")
+        BARS.write_text(bars(rows), encoding="utf-8")
+        return
     if "PGHOST" not in os.environ and "PGPORT" not in os.environ:
         sys.exit("bench_scaling.py needs a PostgreSQL server: run it under "
                  "pg_virtualenv -t (see the docstring), or set the PG* variables")
@@ -161,7 +184,8 @@ def main():
         writer.writerows(rows)
     CHART.parent.mkdir(parents=True, exist_ok=True)
     CHART.write_text(chart(rows), encoding="utf-8")
-    print(f"wrote {TABLE.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
+    BARS.write_text(bars(rows), encoding="utf-8")
+    print(f"wrote {TABLE.relative_to(ROOT)}, {BARS.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
