@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from simulations._core import CAPSTONE_TINYQ, tinyq
+from tests.support.capstone import CAPSTONE_TINYQ, tinyq
 
 TINYQ_PG = CAPSTONE_TINYQ.with_name("tinyq_pg.py")
 
