@@ -4,10 +4,14 @@
     python3 chaos.py --seed 7            # the same bad luck as last time
     python3 chaos.py --chaos 0.3         # crueller: more crashes
     TINYQ_NO_KEYS=1 python3 chaos.py     # break it: the world forgets every key
+    python3 chaos.py --backend postgres  # exercise 9: the jobs in PostgreSQL, 8 workers
 
-Run it from code/capstone: it writes shop.db and world.db in the current folder.
+Run it from code/capstone: it writes shop.db and world.db in the current folder (with
+--backend postgres, the jobs and customers go to the server that --dsn or the PG*
+variables name, and only world.db, the outside world, stays a file here).
 """
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -104,7 +108,7 @@ def report(crashes, deaths, seconds):
     """Print the figures of the run."""
     db = shop.queue.db
     attempts, retried = db.execute(
-        "SELECT sum(attempts), coalesce(sum(attempts > 1), 0) FROM jobs").fetchone()
+        "SELECT sum(attempts), count(*) FILTER (WHERE attempts > 1) FROM jobs").fetchone()
     statuses = db.execute("SELECT status, count(*) FROM jobs GROUP BY status ORDER BY status")
     tally = shop.world.tally()
     print(f"finished in {seconds:.1f}s")
@@ -143,7 +147,12 @@ def main(argv):
     parser.add_argument("--chaos", type=chance, default=0.1,
                         help="chance that each crash point kills its worker (default 0.1)")
     parser.add_argument("--customers", type=whole(1, 500), default=20)
-    parser.add_argument("--workers", type=whole(1, 16), default=3)
+    parser.add_argument("--workers", type=whole(1, 16),
+                        help="worker processes (default 3 on sqlite, 8 on postgres)")
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default=shop.BACKEND,
+                        help="where the jobs live (default sqlite: shop.db)")
+    parser.add_argument("--dsn", default=os.environ.get("TINYQ_DSN", ""),
+                        help="postgres only: a connection string (default: the PG* variables)")
     parser.add_argument("--lease", type=float, default=shop.LEASE,
                         help=f"seconds a claim lasts (default {shop.LEASE})")
     options = parser.parse_args(argv)
@@ -151,6 +160,13 @@ def main(argv):
         options.seed = random.randrange(1000)
     if not options.lease > 0:
         parser.error("argument --lease: must be a number of seconds above 0")
+    if options.backend != shop.BACKEND or options.dsn != os.environ.get("TINYQ_DSN", ""):
+        # shop.py opened its queue when it was imported: start again with the backend in the
+        # environment, where shop.py (here and in every worker) reads it.
+        os.environ.update(TINYQ_BACKEND=options.backend, TINYQ_DSN=options.dsn)
+        os.execv(sys.executable, [sys.executable, __file__, *argv])
+    if options.workers is None:
+        options.workers = 8 if options.backend == "postgres" else 3
 
     shop.reset()
     emails = [f"customer{n:02d}@example.com" for n in range(options.customers)]
@@ -158,7 +174,8 @@ def main(argv):
         shop.signup(email)
     print(f"seed {options.seed}: signed up {len(emails)} customers, "
           f"{len(emails) * len(shop.JOB_KINDS)} jobs queued")
-    print(f"running {options.workers} workers; each crash point kills its worker "
+    where = " on PostgreSQL" if options.backend == "postgres" else ""
+    print(f"running {options.workers} workers{where}; each crash point kills its worker "
           f"with chance {options.chaos}")
     print()
     started = time.monotonic()

@@ -17,11 +17,15 @@ including inside an open complete(). After every step:
 and, at random moments, on a copy of the database with time moved on, a worker that never
 crashes can take every job to done or dead.
 
+The machine runs on SQLite (tinyq.py) and on PostgreSQL (tinyq_pg.py, on the session's real
+server, fewer examples: each one needs a fresh schema and a network round trip per statement).
+
 The negative controls run the same machine against two broken doubles (a finish without
 the token check, a look-then-grab claim) and require hypothesis to find a violation: the
 properties are able to fail.
 """
 import random
+import sqlite3
 from collections import Counter
 
 import pytest
@@ -31,6 +35,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from tests.support.capstone import tinyq
 from tests.support.clock import FakeClock
+from tests.core.conftest import load_tinyq_pg
 
 LEASE = 10.0
 MAX_ATTEMPTS = 3
@@ -71,8 +76,10 @@ class QueueMachine(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.clock = FakeClock()
-        self.queue = self.queue_class(lease=LEASE, max_attempts=MAX_ATTEMPTS, backoff_base=1.0,
+        self.queue = self.queue_class(self.place(), lease=LEASE, max_attempts=MAX_ATTEMPTS,
+                                      backoff_base=1.0,
                                       backoff_cap=4.0, clock=self.clock, rng=random.Random(0))
+        self.sqlite = isinstance(self.queue.db, sqlite3.Connection)
         self.queue.db.execute("CREATE TABLE effects (job_id INTEGER NOT NULL)")
         self.enqueued = set()
         self.keys_used = set()
@@ -80,6 +87,18 @@ class QueueMachine(RuleBasedStateMachine):
         self.held = {}        # worker -> (job, lease end) it believes it holds
         self.finished = Counter()   # job id -> successful finishes to done or dead
         self.done_by_complete = set()
+
+    def place(self):
+        """Where a new example's queue lives: a fresh, empty database."""
+        return ":memory:"
+
+    def add_effect(self, db, job):
+        db.execute("INSERT INTO effects VALUES (?)" if self.sqlite else
+                   "INSERT INTO effects VALUES (%s)", (job.id,))
+
+    def in_transaction(self):
+        db = self.queue.db
+        return db.in_transaction if self.sqlite else db.info.transaction_status.name != "IDLE"
 
     # --- what happens -----------------------------------------------------------------
     @initialize(jobs=st.integers(min_value=1, max_value=3))
@@ -134,7 +153,7 @@ class QueueMachine(RuleBasedStateMachine):
                 self.queue.fail(job, "TimeoutError: no reply")
             else:
                 with job.complete() as db:
-                    db.execute("INSERT INTO effects VALUES (?)", (job.id,))
+                    self.add_effect(db, job)
                 self.done_by_complete.add(job.id)
         except tinyq.LeaseLost:
             return
@@ -179,7 +198,7 @@ class QueueMachine(RuleBasedStateMachine):
         job, _ = self.held.pop(worker)
         try:
             with job.complete() as db:
-                db.execute("INSERT INTO effects VALUES (?)", (job.id,))
+                self.add_effect(db, job)
                 raise Crash
         except Crash:
             pass
@@ -213,7 +232,7 @@ class QueueMachine(RuleBasedStateMachine):
             require(status in tinyq.STATES, f"job {job_id} has status {status!r}")
             require(status != "running" or locked_until is not None,
                     f"job {job_id} is running with no lease: it would be stuck forever")
-        require(not self.queue.db.in_transaction, "a transaction was left open")
+        require(not self.in_transaction(), "a transaction was left open")
 
     @invariant()
     def no_job_is_finished_twice(self):
@@ -233,21 +252,33 @@ class QueueMachine(RuleBasedStateMachine):
     @rule()
     def a_healthy_worker_could_drain_the_queue(self):
         """On a copy of the database, with every lease and backoff over, one worker that
-        never crashes takes every job to done or dead: nothing is stuck or lost."""
+        never crashes takes every job to done or dead: nothing is stuck or lost.
+        (On PostgreSQL the "copy" is a transaction that is rolled back afterwards.)"""
+        if not self.sqlite:
+            with self.queue.db.transaction(force_rollback=True):
+                self.clock.now += 1e6
+                try:
+                    self.drain(self.queue)
+                finally:
+                    self.clock.now -= 1e6
+            return
         copy = tinyq.Queue(lease=LEASE, max_attempts=MAX_ATTEMPTS,
                            clock=lambda: self.clock.now + 1e6)
         try:
             self.queue.db.backup(copy.db)
-            for _ in range(4 * len(self.enqueued) + 1):
-                job = copy.claim()
-                if job is None:
-                    break
-                copy.ack(job)
-            left = {job_id: status for job_id, status in
-                    copy.db.execute("SELECT id, status FROM jobs WHERE status IN ('queued', 'running')")}
-            require(not left, f"jobs a healthy worker could not finish: {left}")
+            self.drain(copy)
         finally:
             copy.close()
+
+    def drain(self, queue):
+        for _ in range(4 * len(self.enqueued) + 1):
+            job = queue.claim()
+            if job is None:
+                break
+            queue.ack(job)
+        left = {job_id: status for job_id, status in
+                queue.db.execute("SELECT id, status FROM jobs WHERE status IN ('queued', 'running')")}
+        require(not left, f"jobs a healthy worker could not finish: {left}")
 
     def teardown(self):
         self.queue.close()
@@ -255,6 +286,16 @@ class QueueMachine(RuleBasedStateMachine):
 
 def test_tinyq_keeps_its_promises_in_random_histories():
     run_state_machine_as_test(QueueMachine, settings=SETTINGS)
+
+
+def test_tinyq_on_postgresql_keeps_the_same_promises(pg_server):
+    class PostgresMachine(QueueMachine):
+        queue_class = load_tinyq_pg().Queue
+
+        def place(self):
+            return pg_server.fresh_schema()
+
+    run_state_machine_as_test(PostgresMachine, settings=settings(SETTINGS, max_examples=15))
 
 
 # --- negative controls: the same properties catch broken queues -----------------------------
@@ -320,6 +361,6 @@ def test_the_properties_catch_a_broken_queue(machine):
 def test_the_properties_catch_a_queue_without_the_delivery_cap(monkeypatch):
     """The claim's first statement is the cap; make it do nothing, and a job whose lease keeps
     running out is handed out a fourth time."""
-    monkeypatch.setattr(tinyq, "BURY_EXPIRED", "SELECT :now, :max_attempts")
+    monkeypatch.setattr(tinyq.Queue, "BURY_EXPIRED", "SELECT :now, :max_attempts")
     with pytest.raises(PropertyViolated, match="attempt 4 of 3"):
         run_state_machine_as_test(QueueMachine, settings=HUNT)
