@@ -217,8 +217,7 @@ def judge_shop(code, seed, customers=20, workers=3, chaos=0.1, lose_request=0.15
     if missing:
         raise ReaderError("missing", None, "your code registers no handler for "
                           + " or ".join(missing) + ' (use @queue.handler("' + missing[0] + '"))')
-    with meter:
-        finished = run.work(meter)
+    finished = run.work(meter)
     return audit(run, finished, meter), printed
 
 

@@ -156,3 +156,31 @@ def test_print_is_captured_and_the_namespace_holds_only_the_exercises_names():
     printed = judge("shop-handlers", code, seed=0)["printed"]
     assert printed[0] == str(sorted(SHOP["names"] + ["award_points", "charge_signup_fee",
                                                      "send_welcome_email"]))
+
+
+PYODIDE_PROGRAM = """
+import json
+from simulations.judge import EXERCISES, judge
+runs = {f"{name} {version} {seed}": judge(name, exercise[version], seed=seed)
+        for name, exercise in EXERCISES.items() for version in ("start", "fixed") for seed in (1, 2)}
+loop = judge("shop-handlers", "while True:\\n    pass\\n", seed=0, budget=5000)["error"]
+refused = judge("shop-handlers", "import js\\n", seed=0)["error"]
+print(json.dumps({"runs": runs, "loop": loop, "refused": refused}))
+"""
+
+
+def without_line_counts(result):
+    figures = {k: v for k, v in result["figures"].items() if k != "lines of your code run"}
+    return {**result, "figures": figures}
+
+
+def test_the_judge_gives_the_same_verdicts_in_pyodide(tmp_path):
+    from .test_pyodide import run_in_pyodide
+    there = run_in_pyodide(tmp_path, PYODIDE_PROGRAM)
+    for key, result in there["runs"].items():
+        name, version, seed = key.split()
+        here = judge(name, EXERCISES[name][version], seed=int(seed))
+        assert without_line_counts(result) == without_line_counts(here), key
+    assert there["loop"]["kind"] == "budget" and there["loop"]["line"] in (1, 2)
+    assert there["refused"] == {"kind": "refused", "line": 1, "text": "import js",
+                                "message": judge("shop-handlers", "import js\n")["error"]["message"]}
