@@ -39,13 +39,7 @@ class Run:
         self.rng = fresh_rng("judge", seed)
         self.queue = tinyq.Queue(lease=LEASE, max_attempts=MAX_ATTEMPTS, clock=self.clock,
                                  backoff_base=BACKOFF_BASE, backoff_cap=BACKOFF_CAP, rng=self.rng)
-        self.queue.db.execute("CREATE TABLE customers (email TEXT PRIMARY KEY, "
-                              "points INTEGER NOT NULL DEFAULT 0)")
-        self.emails = [f"customer{n:02d}@example.com" for n in range(1, customers + 1)]
-        for email in self.emails:
-            self.queue.db.execute("INSERT INTO customers (email) VALUES (?)", (email,))
-            for kind in KINDS:
-                self.queue.enqueue(kind, {"email": email}, unique_key=f"{kind}:{email}")
+        self.setup(customers)
         self.workers = [f"worker {n}" for n in range(1, workers + 1)]
         self.started = workers
         self.sent, self.charges, self.keys, self.requests = [], [], {}, []
@@ -54,16 +48,31 @@ class Run:
         self.current = None       # (worker, job) during a turn
         self.seen = {}            # crash points met in this attempt, for the dice
 
+    def setup(self, customers):
+        """The shop's customers, each with its three jobs queued."""
+        self.queue.db.execute("CREATE TABLE customers (email TEXT PRIMARY KEY, "
+                              "points INTEGER NOT NULL DEFAULT 0)")
+        self.emails = [f"customer{n:02d}@example.com" for n in range(1, customers + 1)]
+        for email in self.emails:
+            self.queue.db.execute("INSERT INTO customers (email) VALUES (?)", (email,))
+            for kind in KINDS:
+                self.queue.enqueue(kind, {"email": email}, unique_key=f"{kind}:{email}")
+
+    @staticmethod
+    def about(job):
+        """Who or what a job is for, in words: 'customer 3' or 'order 2'."""
+        return short(job.args["email"]) if "email" in job.args else f"order {job.args['order']}"
+
     # --- the world, as the reader's handlers see it ------------------------------------------
     def say(self, text):
         worker, job = self.current
-        self.events.append((job.id, job.args["email"],
-                            f"{self.clock.now:.2f} s, {worker}: {text}"))
+        self.events.append((job.id, None, f"{self.clock.now:.2f} s, {worker}: {text}"))
 
     def maybe_crash(self, moment):
         worker, job = self.current
         nth = self.seen[moment] = self.seen.get(moment, 0) + 1
-        if dice(self.seed, job.kind, job.args["email"], job.attempts, moment, nth) < self.chaos:
+        about = job.args.get("email", job.args.get("order"))
+        if dice(self.seed, job.kind, about, job.attempts, moment, nth) < self.chaos:
             self.say(f"killed by the chaos monkey {moment} (job {job.id}, attempt {job.attempts})")
             raise WorkerKilled(moment)
 
@@ -98,7 +107,7 @@ class Run:
 
     def charge(self, account, dollars, idempotency_key=None):
         def take():
-            self.charges.append((account, dollars))
+            self.charges.append((account, dollars, self.current[1].id))
             self.say(f"charged {short(account)} ${dollars}")
             return "charged"
         return self.request("bank", account, idempotency_key, take, "already charged")
@@ -110,7 +119,7 @@ class Run:
         if job is None:
             return None
         self.current, self.seen = (worker, job), {}
-        self.say(f"claimed job {job.id}, {job.kind} for {short(job.args['email'])} "
+        self.say(f"claimed job {job.id}, {job.kind} for {self.about(job)} "
                  f"(attempt {job.attempts})")
         try:
             self.maybe_crash("before the handler ran")
@@ -227,7 +236,7 @@ def audit(run, finished, meter):
     customers, problems, first = [], [], None
     for email in run.emails:
         sent = run.sent.count(email)
-        paid = sum(dollars for account, dollars in run.charges if account == email)
+        paid = sum(dollars for account, dollars, _ in run.charges if account == email)
         points = db.execute("SELECT points FROM customers WHERE email = ?", (email,)).fetchone()[0]
         who, wrong = short(email), []
         if sent != 1:

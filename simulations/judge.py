@@ -9,6 +9,8 @@ virtual, and workers are cooperative (no threads, no processes). Exercises:
   shop-handlers  the capstone shop's three handlers (code/capstone/shop.py), with chaos.py's
                  audit: each customer gets 1 welcome email, pays $5 once, has 10 points.
   race-claim     the claim's SQL, run by three workers a statement at a time (simulations/race.py).
+  payments-handler  the charge handler of simulations/payments.py: each of Alice's orders
+                 charged exactly once by a bank behind a network that loses requests and replies.
 The reader's code runs in a fresh namespace with only the exercise's names, after a static check
 that is a guard for honest mistakes and not a security boundary (see _sandbox.py). A run's work
 is bounded (lines of the reader's code, statements, turns); a loop inside one C call cannot be
@@ -17,6 +19,7 @@ stopped in-process, so the page must end and restart its worker after a few seco
 import json
 import textwrap
 
+from ._judge_payments import judge_payments
 from ._judge_race import judge_race
 from ._judge_shop import judge_shop
 from ._sandbox import ReaderError
@@ -69,6 +72,22 @@ def award_points(job):
                    (WELCOME_POINTS, job.args["email"]))
 '''
 
+PAYMENTS_START = '''\
+import uuid
+
+@queue.handler("charge")
+def charge(job):
+    key = f"order-{job.args['order']}-{uuid.uuid4()}"   # a new key on every attempt
+    bank.charge("alice", job.args["amount"], idempotency_key=key)
+'''
+
+PAYMENTS_FIXED = '''\
+@queue.handler("charge")
+def charge(job):
+    key = f"order-{job.args['order']}"      # one key per order, the same on every attempt
+    bank.charge("alice", job.args["amount"], idempotency_key=key)
+'''
+
 EXERCISES = {
     "shop-handlers": {
         "language": "python",
@@ -86,9 +105,18 @@ EXERCISES = {
         "start": f"{NAIVE_LOOK};\n{NAIVE_GRAB};\n",
         "fixed": textwrap.dedent(tinyq.CLAIM_JOB).strip() + ";\n",
     },
+    "payments-handler": {
+        "language": "python",
+        "names": ["queue", "bank", "LeaseLost"],
+        "flaw": "a new idempotency key on every attempt: after a lost reply the retry is a "
+                "new charge to the bank",
+        "start": PAYMENTS_START,
+        "fixed": PAYMENTS_FIXED,
+    },
 }
 
-RUNNERS = {"shop-handlers": judge_shop, "race-claim": judge_race}
+RUNNERS = {"shop-handlers": judge_shop, "race-claim": judge_race,
+           "payments-handler": judge_payments}
 
 
 def judge(exercise, code, seed=0, **options):
@@ -96,11 +124,12 @@ def judge(exercise, code, seed=0, **options):
 
     options: shop-handlers takes customers (20), workers (3), chaos (0.1, a chance per crash
     point), lose_request and lose_reply (0.15 each, chances) and budget (200,000 lines of the
-    reader's code); race-claim takes jobs (5) and max_statements (2,000).
+    reader's code); race-claim takes jobs (5) and max_statements (2,000); payments-handler takes
+    orders (10), workers (2), chaos (0.1), lose_request and lose_reply (0.3 each) and budget.
     Returns {"exercise", "seed", "passed": bool, "error": None or {"kind", "line", "message",
     "text"}, "problems": [words], "story": [events of the first failure], "figures": {...},
     "printed": [lines]} plus "customers" (shop: per customer emails, charged dollars, points)
-    or "jobs" (race: per job emails and status). error.kind is 'syntax', 'refused',
+    or "jobs" (race: per job emails and status) or "orders" (payments: per order charges). error.kind is 'syntax', 'refused',
     'exception', 'budget' or 'missing'; error.line is a line of the reader's text (or None).
     Raises ValueError for an unknown exercise or option, TypeError if code is not text.
     """

@@ -7,6 +7,7 @@ from simulations.judge import EXERCISES, judge
 
 SHOP = EXERCISES["shop-handlers"]
 RACE = EXERCISES["race-claim"]
+PAYMENTS = EXERCISES["payments-handler"]
 SEEDS = range(30)
 SMALL = {"customers": 8}  # a smaller shop for the many-seed tests: same crash points, less time
 
@@ -70,6 +71,16 @@ def test_the_fixed_shop_passes_on_30_seeds_and_the_start_fails_on_them():
 def test_the_atomic_claim_passes_on_30_seeds_and_the_naive_one_fails_on_most():
     assert all(judge("race-claim", RACE["fixed"], seed=seed)["passed"] for seed in SEEDS)
     assert sum(not judge("race-claim", RACE["start"], seed=seed)["passed"] for seed in SEEDS) >= 25
+
+
+def test_the_payments_handler_with_a_key_per_attempt_overcharges_and_the_stable_key_does_not():
+    result = judge("payments-handler", PAYMENTS["start"], seed=1)
+    assert result["problems"][0] == "order 1 was charged 2 times ($10 extra)"
+    assert result["problems"][-1] == "Alice was charged $170 in all (want $100)"
+    assert "its reply was lost" in result["story"][2] and "attempt 2" in result["story"][4]
+    assert all(judge("payments-handler", PAYMENTS["fixed"], seed=seed)["passed"] for seed in SEEDS)
+    assert sum(not judge("payments-handler", PAYMENTS["start"], seed=seed)["passed"]
+               for seed in SEEDS) >= 25
 
 
 def test_same_seed_same_story_other_seed_other_story():
@@ -162,7 +173,7 @@ PYODIDE_PROGRAM = """
 import json
 from simulations.judge import EXERCISES, judge
 runs = {f"{name} {version} {seed}": judge(name, exercise[version], seed=seed)
-        for name, exercise in EXERCISES.items() for version in ("start", "fixed") for seed in (1, 2)}
+        for name, exercise in EXERCISES.items() for version in ("start", "fixed") for seed in (1,)}
 loop = judge("shop-handlers", "while True:\\n    pass\\n", seed=0, budget=5000)["error"]
 refused = judge("shop-handlers", "import js\\n", seed=0)["error"]
 print(json.dumps({"runs": runs, "loop": loop, "refused": refused}))
