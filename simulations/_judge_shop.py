@@ -46,6 +46,7 @@ class Run:
         self.events = []          # (job id, email, text)
         self.crashes = 0
         self.current = None       # (worker, job) during a turn
+        self.killed = None        # the moment the monkey killed the current worker, if it did
         self.seen = {}            # crash points met in this attempt, for the dice
 
     def setup(self, customers):
@@ -69,11 +70,14 @@ class Run:
         self.events.append((job.id, None, f"{self.clock.now:.2f} s, {worker}: {text}"))
 
     def maybe_crash(self, moment):
+        if self.killed:  # a dead worker stays dead, even if the reader's `except:` caught it
+            raise WorkerKilled(self.killed)
         worker, job = self.current
         nth = self.seen[moment] = self.seen.get(moment, 0) + 1
         about = job.args.get("email", job.args.get("order"))
         if dice(self.seed, job.kind, about, job.attempts, moment, nth) < self.chaos:
             self.say(f"killed by the chaos monkey {moment} (job {job.id}, attempt {job.attempts})")
+            self.killed = moment
             raise WorkerKilled(moment)
 
     def request(self, service, about, key, deliver, repeat_answer):
@@ -118,7 +122,7 @@ class Run:
         job = self.queue.claim()
         if job is None:
             return None
-        self.current, self.seen = (worker, job), {}
+        self.current, self.seen, self.killed = (worker, job), {}, None
         self.say(f"claimed job {job.id}, {job.kind} for {self.about(job)} "
                  f"(attempt {job.attempts})")
         try:
@@ -136,6 +140,8 @@ class Run:
                          + ("it will be retried" if state == "queued" else "it is dead"))
         except tinyq.LeaseLost:
             self.say(f"job {job.id}: lease lost, another worker holds it")
+        if self.killed:
+            raise WorkerKilled(self.killed)
         return job
 
     def work(self, budget):

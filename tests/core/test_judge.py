@@ -3,6 +3,8 @@ import json
 
 import pytest
 
+from simulations._judge_shop import SIGNUP_FEE, WELCOME_POINTS, Run, ShopQueue, ShopWorld
+from simulations._sandbox import Budget, load
 from simulations.judge import EXERCISES, judge
 
 SHOP = EXERCISES["shop-handlers"]
@@ -171,6 +173,8 @@ def test_print_is_captured_and_the_namespace_holds_only_the_exercises_names():
 
 PYODIDE_PROGRAM = """
 import json
+from simulations._judge_shop import SIGNUP_FEE, WELCOME_POINTS, Run, ShopQueue, ShopWorld
+from simulations._sandbox import Budget, load
 from simulations.judge import EXERCISES, judge
 runs = {f"{name} {version} {seed}": judge(name, exercise[version], seed=seed)
         for name, exercise in EXERCISES.items() for version in ("start", "fixed") for seed in (1,)}
@@ -195,3 +199,26 @@ def test_the_judge_gives_the_same_verdicts_in_pyodide(tmp_path):
     assert there["loop"]["kind"] == "budget" and there["loop"]["line"] in (1, 2)
     assert there["refused"] == {"kind": "refused", "line": 1, "text": "import js",
                                 "message": judge("shop-handlers", "import js\n")["error"]["message"]}
+
+
+def test_a_bare_except_cannot_catch_the_monkey_a_killed_worker_stays_dead():
+    code = shop_with('    world.send_email(email, "Welcome!", idempotency_key=f"welcome-email:{email}")',
+                     '    try:\n'
+                     '        world.send_email(email, "Welcome!", '
+                     'idempotency_key=f"welcome-email:{email}")\n'
+                     '    except:\n'
+                     '        pass')
+    run = Run(seed=3, customers=8, workers=3, chaos=0.3, lose_request=0, lose_reply=0)
+    run.handlers = {}
+    meter = Budget(100_000)
+    load(code, {"queue": ShopQueue(run), "world": ShopWorld(run), "SIGNUP_FEE": SIGNUP_FEE,
+                "WELCOME_POINTS": WELCOME_POINTS}, run.rng, meter)
+    assert run.work(meter) and run.crashes > 0
+    dead = set()
+    for _, _, text in run.events:
+        worker = text.split(": ")[0].split(", ")[1]
+        assert worker not in dead, text      # nothing more from a worker after its death
+        if "killed by the chaos monkey" in text:
+            dead.add(worker)
+    emails = {email: run.sent.count(email) for email in run.emails}
+    assert set(emails.values()) == {1}       # no lost messages here: the keys absorb the repeats
