@@ -163,7 +163,8 @@ class Run:
                 continue
             due = self.queue.db.execute(
                 "SELECT min(t) FROM (SELECT min(run_at) AS t FROM jobs WHERE status = 'queued' "
-                "UNION ALL SELECT min(locked_until) FROM jobs WHERE status = 'running')").fetchone()[0]
+                "UNION ALL SELECT min(locked_until) FROM jobs WHERE status = 'running')"
+            ).fetchone()[0]
             if due is None:
                 return True
             self.clock.now = max(self.clock.now + TURN, due)
@@ -198,7 +199,8 @@ class ShopQueue:
 
     def handler(self, kind):
         if kind not in KINDS:
-            raise ValueError(f"this shop has no job kind {kind!r}; its kinds are {', '.join(KINDS)}")
+            raise ValueError(f"this shop has no job kind {kind!r}; "
+                             f"its kinds are {', '.join(KINDS)}")
 
         def register(function):
             self._run.handlers[kind] = function
@@ -260,7 +262,8 @@ def audit(run, finished, meter):
         if wrong and first is None:
             first = (email, wrong[0][0])
     for job_id, kind, args, status, error in db.execute(
-            "SELECT id, kind, args, status, last_error FROM jobs WHERE status != 'done' ORDER BY id"):
+            "SELECT id, kind, args, status, last_error FROM jobs "
+            "WHERE status != 'done' ORDER BY id"):
         problems.append(f"job {job_id} ({kind}) ended {status}: {error or 'never finished'}")
     if not finished:
         problems.append(f"the run stopped after {MAX_TURNS:,} turns with jobs still to do")

@@ -135,7 +135,8 @@ def reader_line(error):
 
 def run_reader(budget, function, *args, expected=()):
     """Call function(*args) with `budget` counting (only while the reader's code is running, so
-    the rest of a run pays nothing for the tracer), turning an exception raised in the reader's code into ReaderError.
+    the rest of a run pays nothing for the tracer), turning an exception raised in the
+    reader's code into ReaderError.
     An exception from our side (no frame of the reader's), or one of the `expected` classes
     (the world's network errors, which the queue retries), passes through unchanged."""
     try:

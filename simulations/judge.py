@@ -129,8 +129,9 @@ def judge(exercise, code, seed=0, **options):
     Returns {"exercise", "seed", "passed": bool, "error": None or {"kind", "line", "message",
     "text"}, "problems": [words], "story": [events of the first failure], "figures": {...},
     "printed": [lines]} plus "customers" (shop: per customer emails, charged dollars, points)
-    or "jobs" (race: per job emails and status) or "orders" (payments: per order charges). error.kind is 'syntax', 'refused',
-    'exception', 'budget' or 'missing'; error.line is a line of the reader's text (or None).
+    or "jobs" (race: per job emails and status) or "orders" (payments: per order charges).
+    error.kind is 'syntax', 'refused', 'exception', 'budget' or 'missing'; error.line is a line
+    of the reader's text (or None).
     Raises ValueError for an unknown exercise or option, TypeError if code is not text.
     """
     if exercise not in RUNNERS:
@@ -158,4 +159,5 @@ def judge(exercise, code, seed=0, **options):
 if __name__ == "__main__":  # a quick look: python -m simulations.judge
     for name, exercise in EXERCISES.items():
         for version in ("start", "fixed"):
-            print(name, version, json.dumps(judge(name, exercise[version], seed=1), indent=1)[:1500])
+            verdict = judge(name, exercise[version], seed=1)
+            print(name, version, json.dumps(verdict, indent=1)[:1500])

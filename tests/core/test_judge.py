@@ -39,7 +39,8 @@ def test_the_shops_starting_code_fails_and_names_the_customers():
 
 def test_each_flaw_alone_is_caught():
     per_attempt_key = shop_with('idempotency_key=f"signup-fee:{email}"',
-                                "idempotency_key=str(uuid.uuid4())", "import uuid\n" + SHOP["fixed"])
+                                "idempotency_key=str(uuid.uuid4())",
+                                "import uuid\n" + SHOP["fixed"])
     problems = judge("shop-handlers", per_attempt_key, seed=1)["problems"]
     assert problems and all("extra" in problem for problem in problems)
     outside = shop_with("    with job.complete() as db:\n        db.execute(",
@@ -145,7 +146,8 @@ def test_reaching_outside_is_refused_before_anything_runs(line, refused):
 
 def test_an_endless_loop_is_stopped_by_the_step_budget():
     code = shop_with('    email = job.args["email"]\n    world.charge',
-                     '    email = job.args["email"]\n    while True:\n        pass\n    world.charge')
+                     '    email = job.args["email"]\n    while True:\n        pass\n'
+                     '    world.charge')
     result = judge("shop-handlers", code, seed=0, budget=20_000)
     assert result["error"]["kind"] == "budget" and result["error"]["line"] in (11, 12)
     assert "more than 20,000 lines" in result["error"]["message"]
@@ -197,15 +199,15 @@ def test_the_judge_gives_the_same_verdicts_in_pyodide(tmp_path):
         here = judge(name, EXERCISES[name][version], seed=int(seed))
         assert without_line_counts(result) == without_line_counts(here), key
     assert there["loop"]["kind"] == "budget" and there["loop"]["line"] in (1, 2)
+    message = judge("shop-handlers", "import js\n")["error"]["message"]
     assert there["refused"] == {"kind": "refused", "line": 1, "text": "import js",
-                                "message": judge("shop-handlers", "import js\n")["error"]["message"]}
+                                "message": message}
 
 
 def test_a_bare_except_cannot_catch_the_monkey_a_killed_worker_stays_dead():
-    code = shop_with('    world.send_email(email, "Welcome!", idempotency_key=f"welcome-email:{email}")',
-                     '    try:\n'
-                     '        world.send_email(email, "Welcome!", '
-                     'idempotency_key=f"welcome-email:{email}")\n'
+    send = 'world.send_email(email, "Welcome!", idempotency_key=f"welcome-email:{email}")'
+    code = shop_with(f'    {send}',
+                     f'    try:\n        {send}\n'
                      '    except:\n'
                      '        pass')
     run = Run(seed=3, customers=8, workers=3, chaos=0.3, lose_request=0, lose_reply=0)
