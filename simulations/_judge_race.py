@@ -11,7 +11,7 @@ in simulations/race.py. The audit: every address got exactly one email, every jo
 import sqlite3
 
 from ._core import tinyq
-from ._sandbox import ReaderError, fresh_rng
+from ._sandbox import ReaderError, fresh_rng, no_attach
 from .race import ADDRESSES
 
 WORKERS = ("A", "B", "C")
@@ -41,11 +41,6 @@ def split(code):
     return statements
 
 
-def _no_attach(action, *_):
-    return sqlite3.SQLITE_DENY if action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH) \
-        else sqlite3.SQLITE_OK
-
-
 class Worker:
     def __init__(self, name):
         self.name, self.pc, self.row, self.job, self.stopped = name, 0, {}, None, False
@@ -57,7 +52,7 @@ def judge_race(code, seed, jobs=5, max_statements=2_000):
     rng = fresh_rng("judge-race", seed)
     now = [0.0]
     queue = tinyq.Queue(lease=LEASE, clock=lambda: now[0], rng=rng)
-    queue.db.set_authorizer(_no_attach)
+    queue.db.set_authorizer(no_attach)
     address = {}
     for email in ADDRESSES[:jobs]:
         address[queue.enqueue("send_welcome_email", {"address": email})] = email

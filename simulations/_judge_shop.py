@@ -10,7 +10,7 @@ runs out, as after os._exit in shop.py.
 from contextlib import contextmanager
 
 from ._core import tinyq
-from ._sandbox import Budget, ReaderError, fresh_rng, load, run_reader
+from ._sandbox import Budget, ReaderError, fresh_rng, load, no_attach, run_reader
 from .simulation import VirtualClock
 
 KINDS = ("send_welcome_email", "charge_signup_fee", "award_points")
@@ -39,6 +39,7 @@ class Run:
         self.rng = fresh_rng("judge", seed)
         self.queue = tinyq.Queue(lease=LEASE, max_attempts=MAX_ATTEMPTS, clock=self.clock,
                                  backoff_base=BACKOFF_BASE, backoff_cap=BACKOFF_CAP, rng=self.rng)
+        self.queue.db.set_authorizer(no_attach)
         self.setup(customers)
         self.workers = [f"worker {n}" for n in range(1, workers + 1)]
         self.started = workers

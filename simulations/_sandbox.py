@@ -19,6 +19,7 @@ import builtins
 import json
 import math
 import random
+import sqlite3
 import sys
 import uuid as _uuid
 
@@ -184,6 +185,12 @@ class Budget:
         if self.limit is not None:
             sys.settrace(self._before)
         return False
+
+
+def no_attach(action, *_):
+    """A sqlite3 authorizer: the reader's SQL may not ATTACH (or DETACH) a database file."""
+    return sqlite3.SQLITE_DENY if action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH) \
+        else sqlite3.SQLITE_OK
 
 
 def fresh_rng(*about):

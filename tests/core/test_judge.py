@@ -1,5 +1,6 @@
 """The judge (simulations/judge.py): the reader's code under the chaos monkey, audited."""
 import json
+import signal
 
 import pytest
 
@@ -144,7 +145,32 @@ def test_reaching_outside_is_refused_before_anything_runs(line, refused):
     assert result["figures"] == {}  # refused before a single job ran
 
 
+def test_sql_may_not_attach_a_database_file():
+    for exercise, code, line in [
+            ("race-claim", "ATTACH DATABASE 'elsewhere.db' AS elsewhere;", 1),
+            ("shop-handlers", SHOP["fixed"] + "queue.db.execute(\"ATTACH 'elsewhere.db' AS e\")\n",
+             SHOP["fixed"].count("\n") + 1)]:
+        error = judge(exercise, code, seed=0)["error"]
+        assert error["kind"] == "exception" and error["line"] == line
+        assert "not authorized" in error["message"]
+
+
 def test_an_endless_loop_is_stopped_by_the_step_budget():
+    class Hung(BaseException):  # a BaseException: neither the judge nor tinyq catches it
+        pass
+
+    def too_long(*_):
+        raise Hung("the step budget did not stop the loop within 60 s")
+    previous = signal.signal(signal.SIGALRM, too_long)  # fail, rather than hang the suite
+    signal.alarm(60)
+    try:
+        endless_loops()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def endless_loops():
     code = shop_with('    email = job.args["email"]\n    world.charge',
                      '    email = job.args["email"]\n    while True:\n        pass\n'
                      '    world.charge')
