@@ -115,8 +115,8 @@ class LiveQueue(Simulation):
 
     def _report_expired_leases(self, before):
         for job_id, token in self.queue.db.execute(
-                "SELECT id, token FROM jobs WHERE status = 'running' AND locked_until > ? "
-                "AND locked_until <= ? ORDER BY locked_until, id", (before, self.clock.now)):
+                "SELECT id, token FROM jobs WHERE status = 'running' AND locked_until >= ? "
+                "AND locked_until < ? ORDER BY locked_until, id", (before, self.clock.now)):
             holder = self._holder(token)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"

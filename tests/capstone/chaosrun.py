@@ -147,7 +147,7 @@ POINTS_FIRST_ATTEMPT_STALLS = replace_once(
     '    if job.attempts == 1:\n'
     '        time.sleep(0.1)\n')
 
-# Drill: cut the fencing out of tinyq's MARK_DONE, so any claim may finish the job.
+# Drill: cut the fencing out of MARK_DONE (in tinyq_sql.py), so any claim may finish the job.
 MARK_DONE_UNFENCED = replace_once(
     "UPDATE jobs SET status = 'done', locked_until = NULL\n"
     " WHERE id = :id AND token = :token AND status = 'running'\"\"\"",
@@ -164,5 +164,6 @@ MARK_DONE_STATUS_ONLY = replace_once(
 # Pause and check 9.5: every finishing statement keeps its status check and loses its token check.
 def tokens_out_of_every_finish(text: str) -> str:
     guard = " WHERE id = :id AND token = :token AND status = 'running'"
-    assert text.count(guard) == 3, "expected MARK_DONE, MARK_RETRY and MARK_DEAD to share one guard"
+    assert text.count(guard) == 5, ("expected MARK_DONE, MARK_RETRY, MARK_DEAD, EXTEND_LEASE and "
+                                    "RELEASE_JOB to share one guard")
     return text.replace(guard, " WHERE id = :id AND status = 'running'")

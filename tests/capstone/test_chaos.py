@@ -133,7 +133,7 @@ def test_drill_a_stalled_worker_is_fenced_off_by_its_token():
 def test_drill_without_the_token_check_a_stalled_worker_doubles_the_points():
     runs = run_many([["--seed", str(seed), "--chaos", "0", "--lease", "0.05"] for seed in (1, 2)],
                     edits={"shop.py": chaosrun.POINTS_FIRST_ATTEMPT_STALLS,
-                           "tinyq.py": chaosrun.MARK_DONE_UNFENCED})
+                           "tinyq_sql.py": chaosrun.MARK_DONE_UNFENCED})
     for run in runs:
         assert run.failed, run.describe()
         assert any(POINTS_PROBLEM.search(p) for p in run.problems), run.describe()
@@ -144,7 +144,7 @@ def test_drill_with_only_the_status_check_back_the_stalled_worker_is_refused_aga
     """The drill's last step: a `done` job cannot be finished twice, token or no token."""
     runs = run_many([["--seed", str(seed), "--chaos", "0", "--lease", "0.05"] for seed in (1, 2)],
                     edits={"shop.py": chaosrun.POINTS_FIRST_ATTEMPT_STALLS,
-                           "tinyq.py": chaosrun.MARK_DONE_STATUS_ONLY})
+                           "tinyq_sql.py": chaosrun.MARK_DONE_STATUS_ONLY})
     for run in runs:
         assert run.passed, run.describe()
         assert run.figures["attempts, all jobs together"] >= 70, run.describe()  # stalls were taken over

@@ -173,7 +173,7 @@ class QueueMachine(RuleBasedStateMachine):
             return
         now = self.clock.now
         for other, (held, lease_end) in self.held.items():
-            require(not (held.id == job.id and lease_end > now),
+            require(not (held.id == job.id and lease_end >= now),   # [claim, lease_end]
                     f"{worker} claimed job {job.id} while {other}'s lease on it runs "
                     f"until {lease_end} (now {now})")
         self.held[worker] = (job, now + LEASE)
@@ -259,7 +259,7 @@ class LookThenGrab:
     def look(self, queue):
         found = queue.db.execute(
             "SELECT id FROM jobs WHERE (status = 'queued' AND run_at <= :now) "
-            "OR (status = 'running' AND locked_until <= :now) ORDER BY run_at, id LIMIT 1",
+            "OR (status = 'running' AND locked_until < :now) ORDER BY run_at, id LIMIT 1",
             {"now": queue.clock()}).fetchone()
         return None if found is None else found[0]
 
@@ -268,9 +268,10 @@ class LookThenGrab:
             return None
         rows = queue.db.execute(
             "UPDATE jobs SET status = 'running', attempts = attempts + 1, "
-            "locked_until = :now + :lease, token = (SELECT ifnull(max(token), 0) + 1 FROM jobs) "
+            "locked_until = :now + :lease, token = (SELECT last_token + 1 FROM tokens) "
             "WHERE id = :id RETURNING id, kind, args, attempts, token",
             {"now": queue.clock(), "lease": queue.lease, "id": looked}).fetchall()
+        queue.db.execute(tinyq.TOKEN_TAKEN)
         job_id, kind, args, attempts, token = rows[0]
         return tinyq.Job(job_id, kind, {}, attempts, token, queue)
 
