@@ -19,7 +19,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
-import check_fencing  # noqa: F401  (registers the checks of stages 3 and 4)
+import check_finishing  # noqa: F401  (registers the checks of stages 2 to 4)
 from check_stages import CHECKS, STAGES, Problem
 
 

@@ -32,7 +32,7 @@ def test_the_real_tinyq_passes_every_stage(stage):
 # Each variant breaks one part of the real tinyq, by code appended to it (so it follows the
 # real file as that changes) or by one replacement, and names the words check.py must say.
 NAIVE_CLAIM = '''
-def _look_then_grab(self):
+def _look_then_grab(self, worker=None):
     row = self.db.execute("SELECT id FROM jobs WHERE (status = 'queued' AND run_at <= :now)"
                           " OR (status = 'running' AND locked_until <= :now)"
                           " ORDER BY run_at, id LIMIT 1", {"now": self.clock()}).fetchone()
@@ -59,7 +59,7 @@ def _unfenced(self):
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
-        db.execute("UPDATE jobs SET status = 'done' WHERE id = ?", (self.id,))
+        db.execute("UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ?", (self.id,))
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
@@ -76,8 +76,8 @@ Queue.fail = _never_dead
 '''
 FIXED_TOKEN = '''
 _claim = Queue.claim
-def _one_token(self):
-    job = _claim(self)
+def _one_token(self, *args, **kwargs):
+    job = _claim(self, *args, **kwargs)
     if job is not None:
         self.db.execute("UPDATE jobs SET token = 1 WHERE id = ?", (job.id,))
         job.token = 1
@@ -100,10 +100,16 @@ VARIANTS = [
      "after failed attempt 4, job 1 waits"),
     (2, "no dead letters", NEVER_DEAD,
      "job 1 is 'queued' after failing all 3 of its attempts (max_attempts=3); it should be 'dead'"),
+    (2, "no delivery cap", "BURY_EXPIRED = 'SELECT 1 WHERE :now AND :max_attempts'",
+     "yet claim() handed it out again: make such a job dead first (the delivery cap)"),
+    (2, "Permanent treated as any failure", ("permanent=isinstance(error, Permanent)", "permanent=False"),
+     "job 1 is 'queued' after work_one() with a handler that raised Permanent"),
     (3, "one token for every claim", FIXED_TOKEN, "three claims in a row got the tokens [1, 1, 1]"),
-    (3, "an ack without its token", "MARK_DONE = \"UPDATE jobs SET status = 'done' WHERE id = :id\"",
+    (3, "an ack without its token",
+     "MARK_DONE = \"UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = :id\"",
      "yet A's ack() raised no LeaseLost"),
-    (3, "work_one that lets LeaseLost escape", ("except LeaseLost:", "except ZeroDivisionError:"),
+    (3, "work_one that lets LeaseLost escape",
+     ("except LeaseLost:\n            job.outcome", "except ZeroDivisionError:\n            job.outcome"),
      "LeaseLost: job 1 is no longer held"),
     (4, "complete() without a transaction", LEAKY_COMPLETE,
      "the handler raised inside complete(), yet its INSERT was committed"),
@@ -131,10 +137,11 @@ def test_a_broken_tinyq_is_caught_at_its_stage_in_words(stage, name, change, wor
 
 def filled_skeleton():
     """The skeleton with every part marked for the reader taken from the reference."""
-    reference = ast.parse(TINYQ.read_text(encoding="utf-8"))
+    reference = ast.parse(TINYQ.read_text(encoding="utf-8")).body \
+        + ast.parse((CAPSTONE / "tinyq_sql.py").read_text(encoding="utf-8")).body
     skeleton = ast.parse(SKELETON.read_text(encoding="utf-8"))
     pieces = {}
-    for node in reference.body:
+    for node in reference:
         if isinstance(node, (ast.FunctionDef, ast.Assign)):
             pieces[ast.unparse(node.targets[0]) if isinstance(node, ast.Assign) else node.name] = node
         elif isinstance(node, ast.ClassDef):

@@ -1,13 +1,135 @@
-"""The checks of stages 3 and 4 (the fencing token, and complete()), for check.py.
+"""The checks of stages 2 to 4, for check.py: the ways a claim is finished.
 
-Stage 3 plays the scene from chapter 5: worker A's lease runs out while it is still
-working, worker B claims the job, and A then tries to finish it. Stage 4 checks that
-complete() commits the handler's own writes with the ack, or neither. Times are seconds.
+Stage 2 fails jobs and watches their backoff, jitter and dead letters. Stage 3 plays
+the scene from chapter 5: worker A's lease runs out while it is still working, worker B
+claims the job, and A then tries to finish it. Stage 4 checks that complete() commits
+the handler's own writes with the ack, or neither. Times are seconds.
 """
 import sqlite3
 
 from check_stages import SETTINGS, Problem, check, claim_one, expect, expect_status, queues, row
 
+
+# --- stage 2: fail, with backoff, jitter and dead letters -------------------------------------
+
+def wait_after_fail(path, job_id, failed_at):
+    return row(path, job_id)["run_at"] - failed_at
+
+
+@check(2, "fail() puts the job back to queued and keeps the error")
+def fail_requeues(tinyq, path, rng):
+    q, _ = queues(tinyq, path, rng)
+    q.enqueue("email", {"to": "ada"})
+    said = q.fail(claim_one(q), "ConnectionError: mail server down")
+    expect_status(path, 1, "queued", "fail() on its first attempt", q)
+    expect(said == "queued", f"fail() returned {said!r}; it should return 'queued' for a retry")
+    error = row(path, 1)["last_error"]
+    expect(error is not None and "mail server down" in error,
+           f"after fail(), last_error is {error!r}; it should hold the error given to fail()")
+
+
+@check(2, "a failed job waits out its backoff, which doubles up to the cap, with jitter")
+def backoff_doubles(tinyq, path, rng):
+    q, clock = queues(tinyq, path, rng, max_attempts=6)
+    q.enqueue("email", {"to": "ada"})
+    base, cap = SETTINGS["backoff_base"], SETTINGS["backoff_cap"]
+    for attempt in range(1, 5):
+        job = claim_one(q, f"claim() of job 1 for attempt {attempt}")
+        q.fail(job, "TimeoutError: no answer")
+        delay = min(cap, base * 2 ** (attempt - 1))
+        wait = wait_after_fail(path, 1, clock())
+        expect(delay / 2 - 1e-9 <= wait <= delay + 1e-9,
+               f"after failed attempt {attempt}, job 1 waits {wait:.2f} seconds; with "
+               f"backoff_base {base} and backoff_cap {cap} it should wait between "
+               f"{delay / 2:.2f} and {delay:.2f} (the backoff {delay:.2f}, jittered)")
+        clock.advance(wait - 0.01)
+        expect(q.claim() is None, f"job 1 was claimed again {wait - 0.01:.2f} seconds after "
+                                  f"failed attempt {attempt}, before its backoff had passed")
+        clock.advance(0.01)
+
+
+@check(2, "jitter spreads out jobs that failed together, using the rng you pass in")
+def jitter_spreads(tinyq, path, rng):
+    runs = []
+    for copy in range(2):
+        seeded = type(rng)(7)
+        q, clock = queues(tinyq, path.with_suffix(f".{copy}.db"), seeded)
+        for n in range(5):
+            q.enqueue("email", {"n": n})
+        for _ in range(5):
+            q.fail(claim_one(q), "503 Service Unavailable")
+        runs.append([wait_after_fail(path.with_suffix(f".{copy}.db"), n, clock())
+                     for n in range(1, 6)])
+    expect(len(set(runs[0])) > 1, "five jobs that failed at the same moment all come back at "
+                                  f"the same moment ({runs[0][0]:.2f} seconds later): add jitter")
+    expect(runs[0] == runs[1], "two queues given random.Random(7) chose different waits: draw "
+                               "the jitter from the queue's rng, not from the random module")
+
+
+@check(2, "after max_attempts, fail() makes the job dead, and it stays dead")
+def dead_letters(tinyq, path, rng):
+    q, clock = queues(tinyq, path, rng)
+    q.enqueue("email", {"to": "nobody"})
+    said = None
+    for attempt in range(1, SETTINGS["max_attempts"] + 1):
+        clock.advance(SETTINGS["backoff_cap"])
+        job = claim_one(q, f"claim() for attempt {attempt}")
+        said = q.fail(job, "ValueError: no such mailbox")
+    expect_status(path, 1, "dead", f"failing all {SETTINGS['max_attempts']} of its attempts "
+                                   f"(max_attempts={SETTINGS['max_attempts']})", q)
+    expect(said == "dead", f"the last fail() returned {said!r}; it should return 'dead'")
+    clock.advance(SETTINGS["lease"] * 100)
+    expect(q.claim() is None, "a dead job was claimed again; only a person should revive it")
+
+
+@check(2, "work_one() fails a job whose handler raises, and carries on")
+def work_one_fails(tinyq, path, rng):
+    q, _ = queues(tinyq, path, rng)
+
+    @q.handler("email")
+    def send(job):
+        raise ValueError("no such mailbox")
+    q.enqueue("email", {"to": "nobody"})
+    q.enqueue("fax", {"to": "1970"})
+    q.work_one()
+    expect_status(path, 1, "queued", "work_one() with a handler that raised", q)
+    error = row(path, 1)["last_error"]
+    expect(error is not None and "no such mailbox" in error,
+           f"last_error is {error!r}; it should hold the handler's exception")
+    q.work_one()
+    expect_status(path, 2, "queued", "work_one() on a kind with no handler", q)
+
+
+# --- stage 2 checks, continued --------------------------------------------------------------
+
+@check(2, "a job whose lease runs out on its last attempt is made dead, not handed out again")
+def delivery_cap(tinyq, path, rng):
+    q, clock = queues(tinyq, path, rng)
+    q.enqueue("email", {"to": "ada"})
+    for attempt in range(1, SETTINGS["max_attempts"] + 1):
+        claim_one(q, f"claim() for attempt {attempt}")
+        clock.advance(SETTINGS["lease"] + 1)          # the worker died: no ack, no fail
+    again = q.claim()
+    expect(again is None, f"job 1's lease ran out on its last attempt ({SETTINGS['max_attempts']}"
+                          f" of max_attempts={SETTINGS['max_attempts']}), yet claim() handed it "
+                          "out again: make such a job dead first (the delivery cap)")
+    expect_status(path, 1, "dead", "its last lease ran out", q)
+
+
+@check(2, "work_one() makes a job dead at once when its handler raises Permanent")
+def permanent_failure(tinyq, path, rng):
+    permanent = getattr(tinyq, "Permanent", None)
+    expect(isinstance(permanent, type) and issubclass(permanent, Exception),
+           "tinyq has no exception class Permanent (it is in the skeleton: copy it back)")
+    q, _ = queues(tinyq, path, rng)
+
+    @q.handler("charge")
+    def charge(job):
+        raise permanent("card declined")
+    q.enqueue("charge", {"amount": 10})
+    q.work_one()
+    expect_status(path, 1, "dead", "work_one() with a handler that raised Permanent on its "
+                                   "first attempt", q)
 
 def lease_lost_class(tinyq):
     found = getattr(tinyq, "LeaseLost", None)
@@ -21,7 +143,7 @@ def stolen(tinyq, path, rng):
     a, b, clock = queues(tinyq, path, rng, count=2)
     a.enqueue("email", {"to": "ada"})
     job_a = claim_one(a, "worker A's claim()")
-    clock.advance(SETTINGS["lease"])
+    clock.advance(SETTINGS["lease"] + 1)
     job_b = claim_one(b, "worker B's claim() after A's lease ran out")
     return a, b, job_a, job_b
 
@@ -49,7 +171,7 @@ def tokens_grow(tinyq, path, rng):
     q.enqueue("email", {"to": "ada"})
     q.enqueue("email", {"to": "alan"})
     tokens = [claim_one(q).token, claim_one(q).token]
-    clock.advance(SETTINGS["lease"])
+    clock.advance(SETTINGS["lease"] + 1)
     tokens.append(claim_one(q, "claim() of an expired job").token)
     expect(all(isinstance(t, int) for t in tokens),
            f"the claims' tokens are {tokens!r}; each should be a whole number")
