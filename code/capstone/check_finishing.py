@@ -245,9 +245,9 @@ def complete_commits(tinyq, path, rng):
     q, _ = points_queue(tinyq, path, rng)
     q.handler("award")(award)
     q.work_one()
+    expect_status(path, 1, "done", "a handler that finished with complete()", q)
     expect(points(path) == 1, f"after complete(), the points table has {points(path)} rows; "
                               "the handler's one INSERT should be committed")
-    expect_status(path, 1, "done", "a handler that finished with complete()", q)
     expect(not q.db.in_transaction, "complete() left a transaction open on queue.db")
 
 

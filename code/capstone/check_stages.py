@@ -79,10 +79,13 @@ def expect(condition, sentence):
 
 
 def expect_status(path, job_id, status, after, queue=None):
-    found = row(path, job_id)["status"]
-    hint = ""
+    job = row(path, job_id)
+    found, error = job["status"], job["last_error"] or ""
+    if found != status and error.startswith("NotImplementedError: "):
+        raise NotImplementedError(error[len("NotImplementedError: "):])  # it failed the job
+    hint = f" (its last_error: {error})" if found != status and error else ""
     if queue is not None and getattr(queue, "db", None) is not None and queue.db.in_transaction:
-        hint = " (a transaction is still open on queue.db: nothing is saved until COMMIT)"
+        hint += " (a transaction is still open on queue.db: nothing is saved until COMMIT)"
     expect(found == status, f"job {job_id} is '{found}' after {after}; it should be '{status}'"
                             f"{hint}")
 
