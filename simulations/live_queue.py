@@ -275,11 +275,10 @@ class LiveQueue(Simulation):
 
     def _enqueue(self, count):
         first = self.total + 1
-        self.queue.db.execute("BEGIN")
-        for _ in range(count):
-            self.queue.enqueue("send_email", {"n": len(self.emails)})
-            self.emails.append(0)
-        self.queue.db.execute("COMMIT")
+        with tinyq.transaction(self.queue.db):
+            for _ in range(count):
+                self.queue.enqueue("send_email", {"n": len(self.emails)})
+                self.emails.append(0)
         ids = f"job {first}" if count == 1 else f"jobs {first}–{first + count - 1}"
         self.emit(f"{ids} enqueued")
 

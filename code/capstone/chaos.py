@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import shop
@@ -27,15 +28,26 @@ def start_worker(options):
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def cause_of_death(error_text, returncode):
+    """The last line of a dead worker's traceback ("sqlite3.OperationalError: database is
+    locked"), or its exit status when it printed no error."""
+    lines = [line for line in error_text.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else f"exit status {returncode}"
+
+
 def supervise(options):
     """Keep `options.workers` workers running until the work is finished.
 
     Like systemd's Restart=on-failure or a Kubernetes restart policy, a worker
-    that crashed is replaced at once. A worker that found nothing left to do
-    exits normally and is not replaced. Returns the number of crashes.
+    that the chaos monkey killed is replaced at once. A worker that found nothing
+    left to do exits normally and is not replaced. A worker that died of anything
+    else (an exception) is not replaced either: it is counted, with its cause, so
+    that no such death hides behind the restarts. Returns (the number of chaos
+    crashes, a Counter of the other causes of death).
     """
     workers = []
     crashes = 0
+    deaths = Counter()
     deadline = time.monotonic() + TIME_LIMIT
     try:
         workers += [start_worker(options) for _ in range(options.workers)]
@@ -47,23 +59,26 @@ def supervise(options):
                 workers.remove(worker)
                 for line in worker.stdout.read().splitlines():
                     print(f"  [{worker.pid}] {line}", flush=True)
-                sys.stderr.write(worker.stderr.read())      # its error, if it had one
+                error = worker.stderr.read()
+                sys.stderr.write(error)                     # its error, if it had one
                 if worker.returncode == shop.CRASHED:
                     crashes += 1
                     workers.append(start_worker(options))
                 elif worker.returncode != 0:
-                    sys.exit(f"worker {worker.pid} failed with exit status "
-                             f"{worker.returncode} (not a chaos crash): see its error above")
+                    deaths[cause_of_death(error, worker.returncode)] += 1
+                    print(f"worker {worker.pid} died of an error (not a chaos crash): "
+                          f"see its error above", file=sys.stderr, flush=True)
     finally:
         for worker in workers:      # stopped early (Ctrl-C, an error): take the rest down
             worker.kill()
             worker.wait()
-    return crashes
+    return crashes, deaths
 
 
-def audit(emails):
-    """Check every customer's books; return a list of problems (empty when all is well)."""
-    problems = []
+def audit(emails, deaths):
+    """Check every customer's books, and that no worker died of an error (a Counter of
+    causes); return a list of problems (empty when all is well)."""
+    problems = [f"{plural(count, 'worker')} died of {cause}" for cause, count in deaths.items()]
     for email in emails:
         sent = shop.world.emails_to(email)
         paid = shop.world.charged(email)
@@ -81,7 +96,11 @@ def audit(emails):
     return problems
 
 
-def report(crashes, seconds):
+def plural(count, word):
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def report(crashes, deaths, seconds):
     """Print the figures of the run."""
     db = shop.queue.db
     attempts, retried = db.execute(
@@ -90,6 +109,9 @@ def report(crashes, seconds):
     tally = shop.world.tally()
     print(f"finished in {seconds:.1f}s")
     print(f"workers killed by the monkey:  {crashes}")
+    print(f"workers dead of an error:      {sum(deaths.values())}")
+    for cause, count in deaths.most_common():
+        print(f"  {count} x {cause}")
     print(f"attempts, all jobs together:   {attempts}")
     print(f"jobs that needed a retry:      {retried}")
     print(f"requests the network lost:     {tally['requests lost']}")
@@ -140,11 +162,11 @@ def main(argv):
           f"with chance {options.chaos}")
     print()
     started = time.monotonic()
-    crashes = supervise(options)
+    crashes, deaths = supervise(options)
     print()
-    report(crashes, time.monotonic() - started)
+    report(crashes, deaths, time.monotonic() - started)
     print()
-    problems = audit(emails)
+    problems = audit(emails, deaths)
     if problems:
         print(f"AUDIT FAILED: {len(problems)} problem(s)")
         for problem in problems:

@@ -17,7 +17,7 @@ if sqlite3.sqlite_version_info < (3, 35, 0):
     sys.exit(f"the capstone needs SQLite 3.35 or newer (for UPDATE ... RETURNING); "
              f"this Python has SQLite {sqlite3.sqlite_version}")
 
-from tinyq import Queue            # noqa: E402 (after the version check, on purpose)
+from tinyq import Queue, transaction   # noqa: E402 (after the version check, on purpose)
 from world import World, dice      # noqa: E402
 
 DB = "shop.db"
@@ -39,16 +39,10 @@ chaos = 0.0           # chance that each crash point kills the worker (set by --
 
 def signup(email):
     """Create the customer and queue its three jobs, in one transaction: all or nothing."""
-    queue.db.execute("BEGIN IMMEDIATE")
-    try:
-        queue.db.execute("INSERT INTO customers (email) VALUES (?)", (email,))
+    with transaction(queue.db) as db:
+        db.execute("INSERT INTO customers (email) VALUES (?)", (email,))
         for kind in JOB_KINDS:
             queue.enqueue(kind, {"email": email}, unique_key=f"{kind}:{email}")
-        queue.db.execute("COMMIT")
-    except BaseException:
-        if queue.db.in_transaction:   # a Ctrl-C may arrive just after the COMMIT
-            queue.db.execute("ROLLBACK")
-        raise
 
 
 def maybe_crash(job, moment):
