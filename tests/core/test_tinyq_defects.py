@@ -345,3 +345,21 @@ def test_transaction_commits_the_block_or_rolls_it_all_back(make_queue):
     assert queue.db.execute("SELECT count(*) FROM t").fetchone()[0] == 1
     assert queue.db.execute("SELECT count(*) FROM jobs").fetchone()[0] == 1
     assert not queue.db.in_transaction
+
+
+# --- the simulations use it: chapter 5's lease of 1 s for a job of 3 s -------------------------
+
+def test_chapter_5s_too_short_lease_ends_in_dead_jobs_not_endless_duplicates():
+    """Before the cap, this ran on: 588 attempts and 592 duplicate emails in 600 s (issue 20)."""
+    from simulations.live_queue import LiveQueue
+    sim = LiveQueue({"workers": 3, "jobs": 6, "lease": 1, "duration": 3})
+    while not sim.run(until=600):
+        pass
+    snap = sim.snapshot()
+    assert snap["finished"] and snap["time"] < 60
+    statuses = [row["status"] for row in snap["jobs"]]
+    assert "dead" in statuses and set(statuses) <= {"done", "dead"}
+    assert all(row["attempts"] <= 5 for row in snap["jobs"])
+    assert "dead (the lease ran out on the last of 5 attempts)" in snap["outcome"]
+    assert any("on its last attempt (5 of 5): the next claim marks it dead" in event["text"]
+               for event in snap["events"])

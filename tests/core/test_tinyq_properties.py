@@ -1,9 +1,10 @@
 """Property-based tests: drive tinyq through random histories and check its promises.
 
-A hypothesis state machine enqueues jobs, lets three workers claim (a claim is split into
+A hypothesis state machine enqueues jobs, lets two workers claim (a claim is split into
 "look" and "grab" so a broken claim can be interleaved), moves the clock past leases,
-finishes jobs (ack, fail, complete() with an effect written in the same transaction), and
-crashes workers at any point, including inside an open complete(). After every step:
+renews leases (extend) and hands jobs back (release), finishes jobs (ack, fail, complete()
+with an effect written in the same transaction), and crashes workers at any point,
+including inside an open complete(). After every step:
 
 - no job is lost: every enqueued job is still in the table, in one of the four states,
   and a running job always has a lease that will run out;
@@ -11,6 +12,8 @@ crashes workers at any point, including inside an open complete(). After every s
 - no job is finished (done or dead) twice;
 - a job's effect written with complete() exists exactly once if the job is done by
   complete(), and not at all otherwise;
+- the delivery cap holds: no job is ever claimed more than max_attempts times, so a job whose
+  lease keeps running out ends dead instead of being handed out for ever;
 and, at random moments, on a copy of the database with time moved on, a worker that never
 crashes can take every job to done or dead.
 
@@ -29,6 +32,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 from simulations._core import tinyq
 
 LEASE = 10.0
+MAX_ATTEMPTS = 3
 WORKERS = ("w1", "w2")
 SETTINGS = settings(max_examples=300, stateful_step_count=40, deadline=None, database=None,
                     derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -74,7 +78,7 @@ class QueueMachine(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.clock = Clock()
-        self.queue = self.queue_class(lease=LEASE, max_attempts=3, backoff_base=1.0,
+        self.queue = self.queue_class(lease=LEASE, max_attempts=MAX_ATTEMPTS, backoff_base=1.0,
                                       backoff_cap=4.0, clock=self.clock, rng=random.Random(0))
         self.queue.db.execute("CREATE TABLE effects (job_id INTEGER NOT NULL)")
         self.enqueued = set()
@@ -144,6 +148,29 @@ class QueueMachine(RuleBasedStateMachine):
         if job.outcome in ("done", "dead"):
             self.finished[job.id] += 1
 
+    @precondition(lambda self: self.held)
+    @rule(data=st.data())
+    def heartbeat(self, data):
+        worker = data.draw(st.sampled_from(sorted(self.held)), label="worker")
+        job, _ = self.held[worker]
+        try:
+            until = self.queue.extend(job)
+        except tinyq.LeaseLost:
+            self.held.pop(worker)       # it hears the lease is lost, and stops the work
+            return
+        require(until == self.clock.now + LEASE, f"extend returned {until}")
+        self.held[worker] = (job, until)
+
+    @precondition(lambda self: self.held)
+    @rule(data=st.data())
+    def release(self, data):
+        worker = data.draw(st.sampled_from(sorted(self.held)), label="worker")
+        job, _ = self.held.pop(worker)
+        try:
+            self.queue.release(job)
+        except tinyq.LeaseLost:
+            pass
+
     @precondition(lambda self: self.held or self.looked)
     @rule(data=st.data())
     def crash_holding_a_job(self, data):
@@ -172,6 +199,8 @@ class QueueMachine(RuleBasedStateMachine):
         if job is None:
             return
         now = self.clock.now
+        require(job.attempts <= MAX_ATTEMPTS, f"job {job.id} was handed out for attempt "
+                                              f"{job.attempts} of {MAX_ATTEMPTS}")
         for other, (held, lease_end) in self.held.items():
             require(not (held.id == job.id and lease_end >= now),   # [claim, lease_end]
                     f"{worker} claimed job {job.id} while {other}'s lease on it runs "
@@ -212,7 +241,8 @@ class QueueMachine(RuleBasedStateMachine):
     def a_healthy_worker_could_drain_the_queue(self):
         """On a copy of the database, with every lease and backoff over, one worker that
         never crashes takes every job to done or dead: nothing is stuck or lost."""
-        copy = tinyq.Queue(lease=LEASE, max_attempts=3, clock=lambda: self.clock.now + 1e6)
+        copy = tinyq.Queue(lease=LEASE, max_attempts=MAX_ATTEMPTS,
+                           clock=lambda: self.clock.now + 1e6)
         try:
             self.queue.db.backup(copy.db)
             for _ in range(4 * len(self.enqueued) + 1):
@@ -245,6 +275,10 @@ class UnfencedQueue(tinyq.Queue):
                           "locked_until = NULL, last_error = :error WHERE id = :id",
         tinyq.MARK_DEAD: "UPDATE jobs SET status = 'dead', locked_until = NULL, "
                          "last_error = :error WHERE id = :id",
+        tinyq.EXTEND_LEASE: "UPDATE jobs SET locked_until = :until WHERE id = :id "
+                            "AND status = 'running'",
+        tinyq.RELEASE_JOB: "UPDATE jobs SET status = 'queued', run_at = :now, locked_until = NULL, "
+                           "attempts = attempts - 1 WHERE id = :id",
     }
 
     def _guarded(self, job, statement, params):
@@ -288,3 +322,11 @@ class LookThenGrabMachine(QueueMachine):
 def test_the_properties_catch_a_broken_queue(machine):
     with pytest.raises(PropertyViolated):
         run_state_machine_as_test(machine, settings=HUNT)
+
+
+def test_the_properties_catch_a_queue_without_the_delivery_cap(monkeypatch):
+    """The claim's first statement is the cap; make it do nothing, and a job whose lease keeps
+    running out is handed out a fourth time."""
+    monkeypatch.setattr(tinyq, "BURY_EXPIRED", "SELECT :now, :max_attempts")
+    with pytest.raises(PropertyViolated, match="attempt 4 of 3"):
+        run_state_machine_as_test(QueueMachine, settings=HUNT)
