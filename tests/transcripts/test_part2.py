@@ -17,6 +17,7 @@ import importlib.util
 import io
 import json
 import os
+import random
 import re
 import shutil
 import sqlite3
