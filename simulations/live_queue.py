@@ -115,8 +115,9 @@ class LiveQueue(Simulation):
 
     def _report_expired_leases(self, before):
         for job_id, token, attempts in self.queue.db.execute(
-                "SELECT id, token, attempts FROM jobs WHERE status = 'running' AND locked_until >= ? "
-                "AND locked_until < ? ORDER BY locked_until, id", (before, self.clock.now)):
+                "SELECT id, token, attempts FROM jobs WHERE status = 'running' "
+                "AND locked_until >= ? AND locked_until < ? ORDER BY locked_until, id",
+                (before, self.clock.now)):
             holder = self._holder(token)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"
@@ -126,9 +127,10 @@ class LiveQueue(Simulation):
                 why = f"worker {holder.number} is still {holder.state}: slow, not dead"
             if attempts >= self.queue.max_attempts:   # tinyq's delivery cap
                 self.emit(f"job {job_id}'s lease ran out ({why}) on its last attempt "
-                          f"({attempts} of {self.queue.max_attempts}): the next claim marks it dead")
-                continue
-            self.emit(f"job {job_id}'s lease ran out ({why}); another worker may claim it")
+                          f"({attempts} of {self.queue.max_attempts}): the next claim marks it "
+                          f"dead")
+            else:
+                self.emit(f"job {job_id}'s lease ran out ({why}); another worker may claim it")
 
     def _advance(self, worker):
         tick = self.ticks

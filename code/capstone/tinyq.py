@@ -157,6 +157,7 @@ class Queue:
         self._retrying(lambda: self.db.execute("PRAGMA journal_mode = WAL").fetchall())
         self._retrying(lambda: self.db.executescript(SCHEMA))
         if "claimed_by" not in {column[1] for column in self.db.execute("PRAGMA table_info(jobs)")}:
+            self.db.close()
             raise RuntimeError(f"{path} holds the jobs table of an older tinyq: delete the file")
 
     def handler(self, kind):
