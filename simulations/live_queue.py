@@ -118,9 +118,10 @@ class LiveQueue(QueueView, Simulation):
     def _report_expired_leases(self, before):
         """Say which leases ran out in this tick: those that covered the previous tick and
         end before this one (the claim may take a job over once now > locked_until)."""
-        for job_id, token in self.queue.db.execute(
-                "SELECT id, token FROM jobs WHERE status = 'running' AND locked_until >= ? "
-                "AND locked_until < ? ORDER BY locked_until, id", (before, self.ticks)):
+        for job_id, token, attempts in self.queue.db.execute(
+                "SELECT id, token, attempts FROM jobs WHERE status = 'running' "
+                "AND locked_until >= ? AND locked_until < ? ORDER BY locked_until, id",
+                (before, self.ticks)):
             holder = self._holder(token)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"
@@ -128,7 +129,12 @@ class LiveQueue(QueueView, Simulation):
                 why = f"worker {holder.number}, which held it, is dead"
             else:
                 why = f"worker {holder.number} is still working: slow, not dead"   # claimed, working or acking
-            self.emit(f"job {job_id}'s lease ran out ({why}); another worker may claim it")
+            if attempts >= self.queue.max_attempts:   # tinyq's delivery cap
+                self.emit(f"job {job_id}'s lease ran out ({why}) on its last attempt "
+                          f"({attempts} of {self.queue.max_attempts}): the next claim marks it "
+                          f"dead")
+            else:
+                self.emit(f"job {job_id}'s lease ran out ({why}); another worker may claim it")
 
     def _advance(self, worker):
         tick = self.ticks

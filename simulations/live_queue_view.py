@@ -86,6 +86,10 @@ class QueueView:
                  f"{plural(self.emails_sent, 'email')} sent")
         if self.duplicates:
             words += f" ({plural(self.duplicates, 'duplicate')})"
+        dead = self._count("dead")
+        if dead:
+            words += (f"; {plural(dead, 'job')} dead (the lease ran out on the last of "
+                      f"{self.queue.max_attempts} attempts)")
         if self._stuck():
             words += (f"; every worker is dead, so {plural(self.total - self.done_count, 'job')}"
                       f" will wait forever")

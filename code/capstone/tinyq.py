@@ -106,9 +106,9 @@ class Job:
         The block holds the database's write lock throughout, so every other worker's
         claim and ack waits for it: only fast, local writes inside (no network, no sleep).
         """
-        with transaction(self.queue.db) as db:
+        with self.queue.transaction(self.queue.db) as db:
             yield db
-            self.queue._guarded(self, MARK_DONE, {})
+            self.queue._guarded(self, self.queue.MARK_DONE, {})
         self.outcome = "done"
 
 
@@ -152,12 +152,24 @@ class Queue:
         self.clock, self.sleep = clock, sleep
         self.rng = random.Random() if rng is None else rng
         self.handlers = {}
+        self.db = self._connect(path)
+
+    # The statements by name, so that tinyq_pg.Queue can swap in PostgreSQL's (exercise 9).
+    INSERT_JOB, BURY_EXPIRED, CLAIM_JOB, TOKEN_TAKEN = (INSERT_JOB, BURY_EXPIRED, CLAIM_JOB,
+                                                        TOKEN_TAKEN)
+    MARK_DONE, MARK_RETRY, MARK_DEAD = MARK_DONE, MARK_RETRY, MARK_DEAD
+    EXTEND_LEASE, RELEASE_JOB = EXTEND_LEASE, RELEASE_JOB
+    transaction = staticmethod(transaction)
+
+    def _connect(self, path):
         # isolation_level=None: no hidden BEGIN; we open transactions ourselves.
-        self.db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
-        self._retrying(lambda: self.db.execute("PRAGMA journal_mode = WAL").fetchall())
-        self._retrying(lambda: self.db.executescript(SCHEMA))
-        if "claimed_by" not in {column[1] for column in self.db.execute("PRAGMA table_info(jobs)")}:
+        db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
+        self._retrying(lambda: db.execute("PRAGMA journal_mode = WAL").fetchall())
+        self._retrying(lambda: db.executescript(SCHEMA))
+        if "claimed_by" not in {column[1] for column in db.execute("PRAGMA table_info(jobs)")}:
+            db.close()
             raise RuntimeError(f"{path} holds the jobs table of an older tinyq: delete the file")
+        return db
 
     def handler(self, kind):
         """Decorator: register `function(job)` as the handler for jobs of this kind."""
@@ -181,7 +193,7 @@ class Queue:
             raise TypeError(f"args must hold only JSON values: {error}") from None
         _require(isinstance(delay, (int, float)) and delay >= 0,
                  f"delay must be a number of seconds from 0, got {delay!r}")
-        rows = self.db.execute(INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
+        rows = self.db.execute(self.INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
                                             "now": self.clock(), "delay": delay}).fetchall()
         return rows[0][0] if rows else None
 
@@ -192,13 +204,13 @@ class Queue:
         `worker` (a name, or None) as claimed_by. First, each running job whose lease ran
         out on its last attempt is made dead. One transaction, retried while busy."""
         def take():
-            with transaction(self.db) as db:
+            with self.transaction(self.db) as db:
                 now = self.clock()
-                db.execute(BURY_EXPIRED, {"now": now, "max_attempts": self.max_attempts})
-                rows = db.execute(CLAIM_JOB, {"now": now, "lease": self.lease,
-                                              "worker": worker}).fetchall()
+                db.execute(self.BURY_EXPIRED, {"now": now, "max_attempts": self.max_attempts})
+                rows = db.execute(self.CLAIM_JOB, {"now": now, "lease": self.lease,
+                                                   "worker": worker}).fetchall()
                 if rows:
-                    db.execute(TOKEN_TAKEN)
+                    db.execute(self.TOKEN_TAKEN)
                 return rows
         rows = self._retrying(take)
         if not rows:
@@ -208,7 +220,7 @@ class Queue:
 
     def ack(self, job):
         """Mark the job done. Raises LeaseLost if its token no longer holds it."""
-        self._guarded(job, MARK_DONE, {})
+        self._guarded(job, self.MARK_DONE, {})
         job.outcome = "done"
 
     def fail(self, job, error, permanent=False):
@@ -216,11 +228,11 @@ class Queue:
         now + jitter(backoff(...)) seconds, or 'dead' once it has had max_attempts, or at
         once if `permanent`. `error` (text) is kept as last_error. Raises LeaseLost like ack()."""
         if permanent or job.attempts >= self.max_attempts:
-            self._guarded(job, MARK_DEAD, {"error": error})
+            self._guarded(job, self.MARK_DEAD, {"error": error})
             job.outcome = "dead"
         else:
             delay = jitter(backoff(job.attempts, self.backoff_base, self.backoff_cap), self.rng)
-            self._guarded(job, MARK_RETRY, {"error": error, "run_at": self.clock() + delay})
+            self._guarded(job, self.MARK_RETRY, {"error": error, "run_at": self.clock() + delay})
             job.outcome = "queued"
         return job.outcome
 
@@ -229,13 +241,13 @@ class Queue:
         and return its new end, in seconds. Raises LeaseLost if the token no longer holds
         the job: another worker may be doing it now, so stop the work."""
         until = self.clock() + (self.lease if lease is None else lease)
-        self._guarded(job, EXTEND_LEASE, {"until": until})
+        self._guarded(job, self.EXTEND_LEASE, {"until": until})
         return until
 
     def release(self, job):
         """Hand an unfinished job back at once (a clean shutdown): it is queued, due now,
         and this claim does not count as an attempt. Raises LeaseLost like ack()."""
-        self._guarded(job, RELEASE_JOB, {"now": self.clock()})
+        self._guarded(job, self.RELEASE_JOB, {"now": self.clock()})
         job.outcome = "queued"
 
     def work_one(self, worker=None):

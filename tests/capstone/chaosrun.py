@@ -91,9 +91,9 @@ def prepare(folder: Path, edits: dict | None = None) -> Path:
     return folder
 
 
-def run_chaos(folder: Path, *args: str, no_keys: bool = False) -> Run:
-    """Run chaos.py with `args` in a prepared folder."""
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+def run_chaos(folder: Path, *args: str, no_keys: bool = False, env: dict | None = None) -> Run:
+    """Run chaos.py with `args` in a prepared folder; `env` adds environment variables."""
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", **(env or {}))
     env.pop("TINYQ_NO_KEYS", None)
     if no_keys:
         env["TINYQ_NO_KEYS"] = "1"
@@ -102,13 +102,15 @@ def run_chaos(folder: Path, *args: str, no_keys: bool = False) -> Run:
     return Run(done.returncode, done.stdout, done.stderr)
 
 
-def run_many(argument_lists, *, no_keys=False, edits=None) -> list:
-    """Run chaos.py once per argument list, each in its own fresh folder, a few at a time."""
+def run_many(argument_lists, *, no_keys=False, edits=None, env_for=None) -> list:
+    """Run chaos.py once per argument list, each in its own fresh folder, a few at a time.
+    env_for: a function called once per run that returns environment variables for it."""
     with tempfile.TemporaryDirectory(prefix="chaos-") as tmp:
         def one(numbered):
             number, args = numbered
             folder = prepare(Path(tmp) / f"run{number}", edits)
-            return run_chaos(folder, *args, no_keys=no_keys)
+            env = env_for() if env_for else None
+            return run_chaos(folder, *args, no_keys=no_keys, env=env)
         with ThreadPoolExecutor(PARALLEL) as pool:
             return list(pool.map(one, enumerate(argument_lists)))
 

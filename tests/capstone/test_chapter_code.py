@@ -85,7 +85,7 @@ def test_the_names_the_assignment_promises_are_the_ones_tinyq_has():
     queue.enqueue("k", {})
     job = queue.work_one(worker="w1")
     assert job.outcome == "done" and queue.work_one() is None
-    for name in ("claim", "ack", "fail", "extend", "release", "work_one", "close"):
+    for name in ("claim", "ack", "fail", "extend", "release", "work_one"):
         assert f"`{name}(" in text or f"`queue.{name}(" in text, f"chapter 9 never names {name}()"
     assert "tinyq.Permanent" in text and "transaction(" in text
     for outcome in ("`done`", "`queued`", "`dead`", "`lease lost`"):

@@ -31,9 +31,11 @@ def load_tinyq(tmp_path, edit=None):
     """A fresh copy of tinyq whose SQL (tinyq_sql.py) has had `edit` applied, if given."""
     sql = (CAPSTONE / "tinyq_sql.py").read_text(encoding="utf-8")
     saved = sys.modules.get("tinyq_sql")
-    sys.modules["tinyq_sql"] = load_file(tmp_path / "tinyq_sql_copy.py", edit(sql) if edit else sql)
+    sys.modules["tinyq_sql"] = load_file(tmp_path / "tinyq_sql_copy.py",
+                                         edit(sql) if edit else sql)
     try:
-        return load_file(tmp_path / "tinyq_copy.py", (CAPSTONE / "tinyq.py").read_text(encoding="utf-8"))
+        return load_file(tmp_path / "tinyq_copy.py",
+                         (CAPSTONE / "tinyq.py").read_text(encoding="utf-8"))
     finally:
         if saved is None:
             del sys.modules["tinyq_sql"]
