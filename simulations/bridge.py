@@ -23,7 +23,7 @@ import json
 import traceback
 
 from . import SIMULATIONS
-from .params import ParamError
+from .params import ParamError, seconds
 
 MAX_LIVE = 32          # simulations one page may hold at once
 MAX_STEPS_PER_CALL = 200
@@ -39,17 +39,20 @@ def handle(message):
         if not isinstance(message, str) or len(message) > MAX_MESSAGE:
             raise ParamError("message", f"must be JSON text of at most {MAX_MESSAGE:,} characters")
         try:
-            request = json.loads(message)
+            request = json.loads(message, parse_constant=_not_json)
         except ValueError as error:
             raise ParamError("message", f"is not JSON: {error}") from None
+        except RecursionError:
+            raise ParamError("message", "is nested too deeply") from None
         if not isinstance(request, dict):
             raise ParamError("message", "must be a JSON object")
         reply = {"ok": True, **_answer(request)}
     except ParamError as error:
         reply = {"ok": False, "error": {"type": "ParamError", "field": error.field,
-                                        "message": str(error),
+                                        "message": str(error), "words": error.words,
                                         "problems": [{"field": problem.field,
-                                                      "message": str(problem)}
+                                                      "message": str(problem),
+                                                      "words": problem.words}
                                                      for problem in error.problems]}}
     except Exception as error:  # a bug: report it to the page rather than crash its worker
         reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error),
@@ -58,10 +61,15 @@ def handle(message):
         reply["req"] = request["req"]
     try:
         return json.dumps(reply, allow_nan=False)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, RecursionError) as error:
         return json.dumps({"ok": False, "error": {"type": type(error).__name__,
-                                                  "message": f"reply is not JSON: {error}"},
-                           "req": request.get("req") if isinstance(request, dict) else None})
+                                                  "message": f"reply is not JSON: {error}"}},
+                          allow_nan=False)
+
+
+def _not_json(word):
+    """json.loads takes NaN, Infinity and -Infinity, which are not JSON (RFC 8259, section 6)."""
+    raise ValueError(f"{word} is not a JSON value")
 
 
 def _answer(request):
@@ -121,10 +129,13 @@ def _step(sim, request):
 
 def _run(sim, request):
     if "seconds" in request:
-        seconds = request["seconds"]
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+        try:
+            ahead = seconds("seconds", request["seconds"])
+        except ParamError:
+            ahead = -1
+        if ahead < 0 or isinstance(request["seconds"], str):
             raise ParamError("seconds", "must be a number of seconds from 0")
-        until = sim.clock.now + seconds
+        until = sim.clock.now + ahead
     else:
         until = request.get("until")
     reached = sim.run(until)

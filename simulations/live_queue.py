@@ -12,35 +12,31 @@ A killed worker stops at once; the job it held stays running in the table until 
 lease runs out, and then any idle worker claims it again (with a new fencing token). A
 worker that freezes (a "stall") and overruns its lease finds its ack refused by the token,
 although its email has already gone out.
+
+A lease claimed at t for L seconds covers [t, t + L], as in tinyq: an ack at exactly t + L
+holds, and another worker may take the job over only after t + L. tinyq runs here on a clock
+that counts ticks (ticks.py), so that a lease ending on a tick ends exactly on it.
 """
 import math
 from collections import deque
 from dataclasses import dataclass
 
 from ._core import tinyq
+from .live_queue_view import QueueView
 from .params import ParamError, boolean, convert, integer, number, seed_param, show_number
-from .simulation import UNFINISHED_JOBS, Simulation, plural, require_int
+from .simulation import WORKER_STATES, Simulation, require_int  # noqa: F401 (tests import it here)
+from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
 
-TICKS_PER_SECOND = 10
 CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
 ACK_TICKS = 1        # 0.1 s to ack it
 RESTART_TICKS = 20   # the supervisor restarts a dead worker after 2 s
 MAX_WORKERS = 64
+MAX_LEASE = 3600.0   # seconds: longer than the longest job, so any job can be leased through
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
-MAX_ROWS = 100       # job rows in one snapshot
-THROUGHPUT_WINDOW = 10.0  # seconds of history behind the throughput figure
-WORKER_STATES = ("idle", "claimed", "working", "acking", "killed")
-SETTABLE = ("lease", "duration", "crash", "rate", "supervisor")
-
-# The rows a snapshot shows when there are too many: running, then waiting, then finished.
-ROWS_RUNNING = "SELECT id FROM jobs WHERE status = 'running' ORDER BY id LIMIT ?"
-ROWS_QUEUED = "SELECT id FROM jobs WHERE status = 'queued' ORDER BY run_at, id LIMIT ?"
-ROWS_FINISHED = "SELECT id FROM jobs WHERE status IN ('done', 'dead') ORDER BY id DESC LIMIT ?"
-
 
 @dataclass
 class Worker:
-    """One worker process; `state` is one of WORKER_STATES."""
+    """One worker process; `state` is one of WORKER_STATES (simulation.py), never finished."""
     number: int
     state: str = "idle"
     job: object = None          # the tinyq.Job this worker believes it holds
@@ -50,29 +46,35 @@ class Worker:
     abandoned: object = None    # the tinyq.Job it held when it died
 
 
-class LiveQueue(Simulation):
+class LiveQueue(QueueView, Simulation):
     NAME = "live-queue"
+    TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     MAX_RUN_STEPS = 600  # one run() call covers at most 60 virtual seconds
     PARAMS = (
         integer("workers", "Workers", 2, 1, MAX_WORKERS, "Worker processes at the start."),
         integer("jobs", "Jobs at the start", 0, 0, MAX_JOBS, "Jobs waiting in the queue at 0 s."),
-        number("lease", "Lease (s)", 5.0, 0.5, 600.0,
-               "How long a claim holds its job before another worker may take it."),
+        number("lease", "Lease (s)", 5.0, 0.5, MAX_LEASE,
+               "How long a claim holds its job before another worker may take it.", live=True),
         number("duration", "Job duration (s)", 2.0, 0.3, 600.0,
-               "How long one job takes a worker, from claim to ack."),
+               "How long one job takes a worker, from claim to ack.", live=True),
         number("crash", "Crash chance per job", 0.0, 0.0, 1.0,
-               "The chance that a worker's process dies at a random moment of a job."),
+               "The chance that a worker's process dies at a random moment of a job.", live=True),
         number("rate", "Arrivals (jobs/s)", 0.0, 0.0, 50.0,
-               "Jobs the producer adds per second, at random moments."),
+               "Jobs the producer adds per second, at random moments.", live=True),
         boolean("supervisor", "Restart dead workers", False,
-                "A supervisor starts a fresh process 2 s after a worker dies."),
+                "A supervisor starts a fresh process 2 s after a worker dies.", live=True),
         seed_param(),
     )
+    SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
+    # The stall action's argument: how long a busy worker freezes.
+    STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
+                   "How long a stalled worker freezes: alive, but doing nothing.")
 
     def _start(self):
         self.ticks = 0
-        self.settings = {name: self.params[name] for name in SETTABLE}
-        self.queue = tinyq.Queue(lease=self.settings["lease"], clock=self.clock, rng=self.rng)
+        self.settings = {name: self.params[name] for name in self.SETTABLE}
+        self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
+                                 clock=TickClock(self), rng=self.rng)
         self.workers = [Worker(n) for n in range(1, self.params["workers"] + 1)]
         self.emails = [0]           # emails sent, by job id
         self.emails_sent = 0
@@ -86,7 +88,7 @@ class LiveQueue(Simulation):
 
     # --- the world moving on -------------------------------------------------------------
     def _step(self):
-        before = self.clock.now
+        before = self.ticks
         self.ticks += 1
         self.clock.now = self.ticks / TICKS_PER_SECOND
         self._produce()
@@ -114,17 +116,19 @@ class LiveQueue(Simulation):
             self._enqueue(min(arrivals, room))
 
     def _report_expired_leases(self, before):
+        """Say which leases ran out in this tick: those that covered the previous tick and
+        end before this one (the claim may take a job over once now > locked_until)."""
         for job_id, token, attempts in self.queue.db.execute(
                 "SELECT id, token, attempts FROM jobs WHERE status = 'running' "
                 "AND locked_until >= ? AND locked_until < ? ORDER BY locked_until, id",
-                (before, self.clock.now)):
+                (before, self.ticks)):
             holder = self._holder(token)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"
             elif holder.state == "killed":
                 why = f"worker {holder.number}, which held it, is dead"
             else:
-                why = f"worker {holder.number} is still {holder.state}: slow, not dead"
+                why = f"worker {holder.number} is still working: slow, not dead"   # claimed, working or acking
             if attempts >= self.queue.max_attempts:   # tinyq's delivery cap
                 self.emit(f"job {job_id}'s lease ran out ({why}) on its last attempt "
                           f"({attempts} of {self.queue.max_attempts}): the next claim marks it "
@@ -209,19 +213,24 @@ class LiveQueue(Simulation):
             self.emit(f"worker {worker.number} {how} holding a claim on job {held.id} that "
                       f"another worker had already taken over")
             return
-        self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
-                  f"until its lease runs out at {show_number(round(ends[0], 3))} s")
+        at = show_number(in_seconds(ends[0]))
+        if ends[0] < self.ticks:   # it was slow: the lease ran out, nobody has claimed it yet
+            self.emit(f"worker {worker.number} {how} holding job {held.id}, whose lease ran out "
+                      f"at {at} s: another worker may claim it at once")
+        else:
+            self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
+                      f"until its lease runs out at {at} s")
 
     # --- the reader's actions ----------------------------------------------------------------
     def act_enqueue(self):
         """Add one job."""
-        self._require_room(1)
+        self._require_room(1, "action")
         self._enqueue(1)
 
     def act_burst(self, count=100):
         """Add `count` jobs at once."""
         count = require_int("count", count, 1, MAX_JOBS)
-        self._require_room(count)
+        self._require_room(count, "count")
         self._enqueue(count)
 
     def act_add_worker(self):
@@ -252,27 +261,31 @@ class LiveQueue(Simulation):
         if target.state not in ("claimed", "working"):
             raise ParamError("worker", f"worker {target.number} is {target.state}, "
                                        f"not working on a job")
-        freeze = convert(number("seconds", "seconds", 10, 0.1, 600, ""), seconds)
-        target.until += self._ticks(freeze)
+        freeze = convert(self.STALL, seconds)
+        target.until += to_ticks(freeze)
         if target.crash_at is not None:
-            target.crash_at += self._ticks(freeze)
+            target.crash_at += to_ticks(freeze)
         self.emit(f"worker {target.number} freezes for {show_number(freeze)} s in the middle of job "
                   f"{target.job.id}; its lease keeps running")
 
     def act_set(self, param, value):
         """Change lease, duration, crash, rate or supervisor from now on."""
-        if param not in SETTABLE:
-            raise ParamError("param", f"can set {', '.join(SETTABLE)}; got {param!r}")
+        if param not in self.SETTABLE:
+            raise ParamError("param", f"can set {', '.join(self.SETTABLE)}; got {param!r}")
         spec = next(spec for spec in self.PARAMS if spec["name"] == param)
         self.settings[param] = convert(spec, value)
-        self.queue.lease = self.settings["lease"]
+        self.queue.lease = lease_ticks(self.settings["lease"])
         value = self.settings[param]
+        if param == "supervisor":   # from now on: restarts on their way are kept or called off
+            for worker in self.workers:
+                if worker.state == "killed":
+                    worker.restart_at = self.ticks + RESTART_TICKS if value else None
         shown = ("on" if value else "off") if isinstance(value, bool) else show_number(value)
         self.emit(f"{spec['label']} is now {shown}")
 
-    def _require_room(self, count):
+    def _require_room(self, count, field):
         if self.total + count > MAX_JOBS:
-            raise ParamError("count", f"at most {MAX_JOBS:,} jobs in all; there is room for "
+            raise ParamError(field, f"at most {MAX_JOBS:,} jobs in all; there is room for "
                                       f"{MAX_JOBS - self.total:,} more")
 
     def _worker(self, number_given):
@@ -288,107 +301,6 @@ class LiveQueue(Simulation):
         ids = f"job {first}" if count == 1 else f"jobs {first}–{first + count - 1}"
         self.emit(f"{ids} enqueued")
 
-    # --- what the page draws ----------------------------------------------------------------
-    @property
-    def total(self):
-        return len(self.emails) - 1
-
-    def _count(self, status):
-        return self.queue.db.execute("SELECT count(*) FROM jobs WHERE status = ?",
-                                     (status,)).fetchone()[0]
-
-    def _holder(self, token):
-        """The worker that holds (or held, when it died) the claim with this token."""
-        for worker in self.workers:
-            for job in (worker.job, worker.abandoned):
-                if job is not None and job.token == token:
-                    return worker
-        return None
-
-    @property
-    def finished(self):
-        busy = any(w.state not in ("idle", "killed") or w.restart_at is not None
-                   for w in self.workers)
-        unfinished = self.queue.db.execute(UNFINISHED_JOBS).fetchone()[0]
-        return self.settings["rate"] == 0 and not busy and not unfinished
-
-    def job_rows(self):
-        ids = []
-        for query in (ROWS_RUNNING, ROWS_QUEUED, ROWS_FINISHED):
-            ids += [job_id for job_id, in self.queue.db.execute(query, (MAX_ROWS - len(ids),))]
-        holders = {w.job.token: w.number for w in self.workers if w.job is not None}
-        rows = []
-        for job_id, status, attempts, locked_until, token in self.queue.db.execute(
-                f"SELECT id, status, attempts, locked_until, token FROM jobs "
-                f"WHERE id IN ({','.join('?' * len(ids))}) ORDER BY id", ids):
-            rows.append({"id": job_id, "status": status, "attempts": attempts,
-                         "lease_left": self.lease_left(status, locked_until),
-                         "token": token, "worker": holders.get(token),
-                         "emails": self.emails[job_id]})
-        return rows
-
-    def stats(self):
-        queued, running = self._count("queued"), self._count("running")
-        oldest = self.queue.db.execute(
-            "SELECT min(run_at) FROM jobs WHERE status = 'queued'").fetchone()[0]
-        while self.acked and self.acked[0] <= self.clock.now - THROUGHPUT_WINDOW:
-            self.acked.popleft()
-        window = min(THROUGHPUT_WINDOW, self.clock.now) or 1.0
-        return {
-            "jobs_total": self.total,
-            "depth": queued,
-            "running": running,
-            "done": self._count("done"),
-            "oldest_wait": 0.0 if oldest is None else round(self.clock.now - oldest, 3),
-            "throughput": round(len(self.acked) / window, 3),
-            "attempts_per_job": round(self.done_attempts / self.done_count, 3)
-            if self.done_count else None,
-            "retried": self.retried,
-            "emails_sent": self.emails_sent,
-            "duplicate_emails": self.duplicates,
-            "acks_refused": self.refused,
-        }
-
-    def outcome(self):
-        if self.total == 0:
-            return "No jobs yet: enqueue one."
-        words = (f"{self.done_count:,} of {plural(self.total, 'job')} done, "
-                 f"{plural(self.emails_sent, 'email')} sent")
-        if self.duplicates:
-            words += f" ({plural(self.duplicates, 'duplicate')})"
-        dead = self._count("dead")
-        if dead:
-            words += (f"; {plural(dead, 'job')} dead (the lease ran out on the last of "
-                      f"{self.queue.max_attempts} attempts)")
-        if self._stuck():
-            words += (f"; every worker is dead, so {plural(self.total - self.done_count, 'job')}"
-                      f" will wait forever")
-        return words + "."
-
-    def _stuck(self):
-        """Jobs are left, and no worker is alive or coming back to do them."""
-        return (self.done_count < self.total and
-                all(w.state == "killed" and w.restart_at is None for w in self.workers))
-
-    def _state(self):
-        workers = []
-        for w in self.workers:
-            left = None if w.state in ("idle", "killed") else round(
-                max(0, w.until - self.ticks) / TICKS_PER_SECOND, 3)
-            workers.append({"id": w.number, "state": w.state,
-                            "job": None if w.job is None else w.job.id,
-                            "abandoned": None if w.abandoned is None else w.abandoned.id,
-                            "token": None if w.job is None else w.job.token,
-                            "phase_left": left,
-                            "restart_in": None if w.restart_at is None else
-                            round((w.restart_at - self.ticks) / TICKS_PER_SECOND, 3)})
-        return {"workers": workers, "stats": self.stats(), "settings": dict(self.settings),
-                "jobs_shown": min(self.total, MAX_ROWS), "stuck": self._stuck()}
-
     def _work_ticks(self):
         """Steps in `working`: the job's duration less the claim and the ack."""
-        return max(1, self._ticks(self.settings["duration"]) - CLAIM_TICKS - ACK_TICKS)
-
-    @staticmethod
-    def _ticks(seconds):
-        return max(1, round(seconds * TICKS_PER_SECOND))
+        return max(1, to_ticks(self.settings["duration"]) - CLAIM_TICKS - ACK_TICKS)

@@ -10,6 +10,14 @@ strings, and "labels", {choice: words for a form}) or "bool". Values may arrive 
 "0.3", "true". Every bad value raises ParamError naming the field and what is allowed.
 """
 import math
+import re
+
+# A number as a reader types it: ASCII digits, an optional sign, point and exponent (and the
+# words inf and nan, refused later with the range). Python's float() takes more: "1_0" as 10,
+# "٣" and full-width "３" as 3. None of that is a setting.
+PLAIN_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*|\s*[+-]?(inf|infinity|nan)\s*",
+                          re.ASCII | re.IGNORECASE)
+MAX_ECHO = 40   # characters of a bad value repeated in an error message
 
 
 class ParamError(ValueError):
@@ -18,35 +26,45 @@ class ParamError(ValueError):
     `problems` lists every bad parameter found at once (validate() checks them all), this
     error first; for a single problem it is [self]."""
 
-    def __init__(self, field, message):
+    def __init__(self, field, message, label=None):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.label = label   # the field's words for a reader ("Lease (s)"), when it has some
         self.problems = [self]
 
+    @property
+    def words(self):
+        """The error as a form says it beside the field: "Lease (s): must be from ..."."""
+        return f"{self.label or self.field}: {self.message}"
 
-def integer(name, label, default, minimum, maximum, help):
+
+# Every spec also says whether the setting may change while the simulation runs ("live": it is
+# sent as act("set") then, and the simulation takes it from that moment on); any other change
+# starts a new run. The page's form is drawn from these specs alone.
+def integer(name, label, default, minimum, maximum, help, live=False):
     return {"name": name, "label": label, "type": "int", "default": default,
-            "min": minimum, "max": maximum, "help": help}
+            "min": minimum, "max": maximum, "help": help, "live": live}
 
 
-def number(name, label, default, minimum, maximum, help):
+def number(name, label, default, minimum, maximum, help, live=False):
     return {"name": name, "label": label, "type": "float", "default": float(default),
-            "min": float(minimum), "max": float(maximum), "help": help}
+            "min": float(minimum), "max": float(maximum), "help": help, "live": live}
 
 
-def choice(name, label, default, choices, help, labels=None):
+def choice(name, label, default, choices, help, labels=None, live=False):
     """`labels`: {choice: the words a form shows for it}, one for every choice (the value
     itself, e.g. "ack-after-work", stays what URLs and chapters use)."""
     labels = dict(labels or {option: option for option in choices})
     if set(labels) != set(choices):
         raise ValueError(f"{name}: labels must name every choice exactly once")
     return {"name": name, "label": label, "type": "choice", "default": default,
-            "choices": list(choices), "labels": labels, "help": help}
+            "choices": list(choices), "labels": labels, "help": help, "live": live}
 
 
-def boolean(name, label, default, help):
-    return {"name": name, "label": label, "type": "bool", "default": default, "help": help}
+def boolean(name, label, default, help, live=False):
+    return {"name": name, "label": label, "type": "bool", "default": default, "help": help,
+            "live": live}
 
 
 def seed_param():
@@ -59,7 +77,16 @@ FALSE_WORDS = {"false", "no", "off", "0"}
 
 
 def convert(spec, value):
-    """Return `value` converted to the spec's type and checked, or raise ParamError."""
+    """Return `value` converted to the spec's type and checked, or raise ParamError (with the
+    spec's label, so the page can say it in the field's own words)."""
+    try:
+        return _convert(spec, value)
+    except ParamError as error:
+        error.label = error.label or spec["label"]
+        raise
+
+
+def _convert(spec, value):
     name, kind = spec["name"], spec["type"]
     if kind == "bool":
         if isinstance(value, bool):
@@ -69,11 +96,11 @@ def convert(spec, value):
             return True
         if word in FALSE_WORDS:
             return False
-        raise ParamError(name, f"must be true or false, got {value!r}")
+        raise ParamError(name, f"must be true or false, got {_echo(repr(value))}")
     if kind == "choice":
         if isinstance(value, str) and value.strip() in spec["choices"]:
             return value.strip()
-        raise ParamError(name, f"must be one of {', '.join(spec['choices'])}; got {value!r}")
+        raise ParamError(name, f"must be one of {', '.join(spec['choices'])}; got {_echo(repr(value))}")
     return _convert_number(spec, value)
 
 
@@ -82,17 +109,19 @@ def _convert_number(spec, value):
     kind_words = "a whole number" if whole else "a number"
     allowed = f"from {_show(spec['min'])} to {_show(spec['max'])}"
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
-    try:
-        number = float(value) if isinstance(value, str) else value
-    except ValueError:
-        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}") from None
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {_echo(repr(value))}")
+    if isinstance(value, str) and not PLAIN_NUMBER.fullmatch(value):
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {_echo(repr(value))}")
+    if isinstance(value, int) and not spec["min"] <= value <= spec["max"]:
+        # compared as an int: 10**400 is out of range, not an OverflowError from float()
+        raise ParamError(name, f"must be {allowed}, got {_echo(show_number(value))}")
+    number = float(value) if isinstance(value, str) else value
     if not math.isfinite(number):
-        raise ParamError(name, f"must be {kind_words} {allowed}, got {value!r}")
+        raise ParamError(name, f"must be {kind_words} {allowed}, got {_echo(repr(value))}")
     if whole:
         if number != int(number):
             typed = repr(value) if isinstance(value, str) else show_number(value)
-            raise ParamError(name, f"must be {kind_words} {allowed}, got {typed}")
+            raise ParamError(name, f"must be {kind_words} {allowed}, got {_echo(typed)}")
         number = int(number)
     else:
         number = float(number)
@@ -100,7 +129,30 @@ def _convert_number(spec, value):
         # the value as the reader typed it: float("1e-400") is 0 and int(float("1e23")) is
         # 99999999999999991611392, neither of which the reader wrote
         typed = value.strip() if isinstance(value, str) else show_number(value)
-        raise ParamError(name, f"must be {allowed}, got {typed}")
+        raise ParamError(name, f"must be {allowed}, got {_echo(typed)}")
+    return number
+
+
+def _echo(text):
+    """A bad value as the reader gave it, cut short if it is long ("nothing" for '')."""
+    if text == "''":
+        return "nothing"
+    return text if len(text) <= MAX_ECHO else text[:MAX_ECHO - 1] + "…"
+
+
+def seconds(field, value):
+    """A time in seconds given to run() or the bridge: a finite number (an int or a float),
+    else ParamError naming `field`."""
+    if isinstance(value, str) and PLAIN_NUMBER.fullmatch(value):
+        value = float(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ParamError(field, f"must be a number of seconds, got {_echo(repr(value))}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise ParamError(field, f"must be a finite number of seconds, got {_echo(show_number(value))}")
     return number
 
 
@@ -117,6 +169,8 @@ def show_number(number):
         raise TypeError(f"show_number takes an int or a float, got {number!r}")
     if isinstance(number, int):
         return str(number)
+    if number == 0:
+        return "0"   # -0.0 too
     text = f"{number:.15g}"
     mantissa, e, exponent = text.partition("e")
     return f"{mantissa}e{int(exponent)}" if e else text

@@ -18,7 +18,7 @@ import random
 from ._core import tinyq
 from .bank import FlakyBank
 from .params import choice, integer, number, seed_param
-from .simulation import UNFINISHED_JOBS, Simulation, plural
+from .simulation import UNFINISHED_JOBS, Agenda, Simulation, plural
 
 START_BALANCE = 100   # dollars
 PRICE = 10            # dollars per charge
@@ -62,6 +62,8 @@ class Payments(Simulation):
             for order in range(1, self.params["charges"] + 1):
                 self.queue.enqueue("charge", {"order": order, "amount": PRICE})
         self.attempts = 0
+        self.agenda = Agenda(self.clock)   # the worker's next attempt (simulation.py)
+        self._plan_next_attempt(0.0)
         self.emit(f"Alice has ${START_BALANCE}; {plural(self.params['charges'], 'charge')} "
                   f"of ${PRICE} queued")
 
@@ -78,23 +80,31 @@ class Payments(Simulation):
                          order_id=job.args["order"])
 
     # --- stepping -------------------------------------------------------------------------------
-    def next_time(self):
+    def _plan_next_attempt(self, free_at):
+        """Put the worker's next attempt on the agenda: when it is free (seconds) and a job
+        is due, if one is queued."""
         due = self.queue.db.execute("SELECT min(run_at) FROM jobs WHERE status = 'queued'").fetchone()[0]
-        return float("inf") if due is None else max(self.clock.now, due)
+        if due is not None:
+            self.agenda.schedule(max(free_at, due), "worker", None)
+
+    def next_time(self):
+        return self.agenda.peek()
 
     def _wait_until(self, until):
         self.clock.now = max(self.clock.now, until)
 
     def _step(self):
-        """One attempt by the worker, after sleeping until a job is due if none is."""
-        due = self.next_time()
-        if due == float("inf"):
+        """The worker's next attempt: the clock moves to it (it slept until a job was due)."""
+        if not self.agenda:
             return False
-        self.clock.now = due
+        self.agenda.pop()
         job = self.queue.work_one()
         self.attempts += 1
         self.emit(self._describe(job))
-        self.clock.now += ATTEMPT_SECONDS
+        # The attempt takes the worker ATTEMPT_SECONDS; the clock stays at its start, so the
+        # time a snapshot shows is the time of the last thing that happened (a link to it
+        # replays exactly up to there).
+        self._plan_next_attempt(self.clock.now + ATTEMPT_SECONDS)
 
     def _describe(self, job):
         head = f"job {job.id} attempt {job.attempts}: "
@@ -162,14 +172,28 @@ class Payments(Simulation):
         rows.sort(key=lambda row: row["id"])
         return rows
 
+    def verdict(self):
+        """The ledger's headline, a code and its words: `open` while charges are still to come,
+        `over` (duplicate charges), `dead` (no overcharge, but dead jobs), `exact`. The
+        outcome sentence says the figures, so the headline does not repeat them."""
+        book = self.ledger()
+        if book["overcharge"]:
+            return {"code": "over", "words": "Overcharged."}
+        if not self.finished:
+            return {"code": "open",
+                    "words": "No overcharge so far." if self.attempts else "Nothing charged yet."}
+        if book["jobs"]["dead"]:
+            return {"code": "dead", "words": "No overcharge, but some jobs are dead."}
+        return {"code": "exact", "words": "No overcharge."}
+
     def outcome(self):
         book = self.ledger()
         if not self.finished:
             return (f"So far: {book['jobs']['done']} of {plural(self.params['charges'], 'charge')} "
-                    f"done; Alice has ${book['actual_balance']}.")
+                    f"done; Alice has {dollars(book['actual_balance'])}.")
         parts = []
         if book["overcharge"]:
-            parts.append(f"Alice was charged ${book['overcharge']} too much "
+            parts.append(f"Alice was charged {dollars(book['overcharge'])} too much "
                          f"({plural(book['duplicate_charges'], 'duplicate charge')})")
         if book["dead_charged"]:
             parts.append(f"{plural(book['dead_charged'], 'dead job')} did charge her, though "
@@ -177,13 +201,22 @@ class Payments(Simulation):
         if book["dead_not_charged"]:
             parts.append(f"{plural(book['dead_not_charged'], 'dead job')} never charged her")
         if not parts:
-            parts.append(f"Alice paid exactly what she owes: ${START_BALANCE - book['actual_balance']}")
+            parts.append(f"Alice paid exactly what she owes: "
+                         f"{dollars(START_BALANCE - book['actual_balance'])}")
         if book["duplicates_absorbed"]:
             parts.append(f"the bank's key table absorbed "
                          f"{plural(book['duplicates_absorbed'], 'repeat')}")
+        if book["actual_balance"] < 0:   # the bank lets her overdraw: say so, never hide it
+            parts.append(f"her {dollars(START_BALANCE)} did not cover it, so her account is "
+                         f"overdrawn by {dollars(-book['actual_balance'])}")
         sentence = "; ".join(parts)
         return sentence[0].upper() + sentence[1:] + "."
 
     def _state(self):
         return {"ledger": self.ledger(), "key": self.params["key"],
-                "jobs_total": self.params["charges"]}
+                "jobs_total": self.params["charges"], "verdict": self.verdict()}
+
+
+def dollars(amount):
+    """Dollars in words: $1,000, or −$100 below zero."""
+    return f"${amount:,}" if amount >= 0 else f"−${-amount:,}"

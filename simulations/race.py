@@ -33,6 +33,10 @@ NAIVE_GRAB = ("UPDATE jobs SET status = 'running', attempts = attempts + 1, "
 NAIVE_DONE = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = :id"
 
 PROGRAMS = {"naive": ("look", "grab", "send", "done"), "atomic": ("claim", "send", "ack")}
+# A worker's next step in words, for the chip beside its name ("done" is not the job state here).
+STEP_WORDS = {"look": "next: look", "grab": "next: grab", "send": "next: send the email",
+              "done": "next: mark done", "claim": "next: claim", "ack": "next: ack",
+              "finished": "stopped"}
 
 
 @dataclass
@@ -76,9 +80,9 @@ class Race(Simulation):
 
     def act_step(self, worker):
         """Worker "A" or "B" runs its next statement."""
-        worker = str(worker).strip().upper()
+        given, worker = worker, str(worker).strip().upper()
         if worker not in self.workers:
-            raise ParamError("worker", f"must be A or B, got {worker!r}")
+            raise ParamError("worker", f"must be A or B, got {given!r}")
         if self.workers[worker].step == "finished":
             raise ParamError("worker", f"worker {worker} has finished: no jobs were left for it")
         self._run_statement(self.workers[worker])
@@ -195,7 +199,8 @@ class Race(Simulation):
         workers = []
         for name in WORKER_NAMES:
             worker = self.workers[name]
-            workers.append({"name": name, "step": worker.step, "job": worker.job_id,
+            workers.append({"name": name, "step": worker.step,
+                            "step_words": STEP_WORDS[worker.step], "job": worker.job_id,
                             "next": self.next_statement(worker)})
         return {"claim": self.mode, "workers": workers, "statements": self.statements,
                 "emails": [{"job": job_id, "address": address, "worker": name}

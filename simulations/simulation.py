@@ -11,11 +11,17 @@ Subclasses set NAME, PARAMS (see params.py) and MAX_RUN_STEPS, and write:
     _state()                  the simulation's own snapshot keys
     act_<name>(**args)        one method per action a reader can take
 """
+import heapq
 import inspect
 import random
 from collections import deque
 
-from .params import ParamError, convert, integer, seed_param, show_number, validate
+from .params import ParamError, convert, integer, seconds, seed_param, show_number, validate
+
+# What a worker is doing, one vocabulary for every simulation (as tinyq.STATES is for jobs):
+# idle (no job; not started yet), claimed, working, acking, finished (its attempt is over, it
+# stops), killed (its process died: a crash, or the reader). Never a job state's word.
+WORKER_STATES = ("idle", "claimed", "working", "acking", "finished", "killed")
 
 MAX_EVENTS = 500  # events kept between two snapshots; older ones are counted, not kept
 
@@ -35,6 +41,52 @@ class VirtualClock:
 
     def __call__(self):
         return self.now
+
+
+class Agenda:
+    """What happens next, in time order: (time in seconds, who, script) entries.
+
+    As SimPy's Environment keeps its event queue: the clock advances only when an entry is
+    popped, and entries at the same time come out in the order they were scheduled (a serial
+    number breaks the tie), so a run replays exactly. `who` names the actor ("A", "lease");
+    `script` is whatever the simulation resumes then, usually a generator.
+    """
+
+    def __init__(self, clock):
+        self.clock = clock
+        self._entries = []
+        self._serial = 0   # an int, not itertools.count: a checkpoint pickles the agenda
+
+    def schedule(self, when, who, script):
+        """Put `who`'s `script` on the agenda at `when` (seconds, not before now)."""
+        self._serial += 1
+        heapq.heappush(self._entries, (max(when, self.clock.now), self._serial, who, script))
+
+    def peek(self):
+        """The time of the next entry, or infinity when the agenda is empty."""
+        return self._entries[0][0] if self._entries else float("inf")
+
+    def pop(self):
+        """Take the next entry and move the clock to its time; returns (who, script)."""
+        when, _, who, script = heapq.heappop(self._entries)
+        self.clock.now = when
+        return who, script
+
+    def cancel(self, who):
+        """Take `who`'s entry off the agenda and return its script (None if it has none)."""
+        for index, (_, _, actor, script) in enumerate(self._entries):
+            if actor == who:
+                self._entries.pop(index)
+                heapq.heapify(self._entries)
+                return script
+        return None
+
+    def actors(self):
+        """Who has something on the agenda."""
+        return [who for _, _, who, _ in self._entries]
+
+    def __bool__(self):
+        return bool(self._entries)
 
 
 class Simulation:
@@ -72,10 +124,7 @@ class Simulation:
         """Step until the next step would happen after `until` (seconds), or the simulation
         is finished, taking at most MAX_RUN_STEPS steps. Returns True if it got there,
         False if it stopped at the cap (call it again to go on)."""
-        try:
-            until = float(until)
-        except (TypeError, ValueError):
-            raise ParamError("until", f"must be a number of seconds, got {until!r}") from None
+        until = seconds("until", until)
         for _ in range(self.MAX_RUN_STEPS):
             if self.finished:
                 return True

@@ -71,7 +71,7 @@ def test_a_crash_at_each_point_under_each_policy(policy, crash, fencing):
     row = snap["jobs"][0]
     assert row["status"] == "done"  # even the lost one: the queue believes it is done
     died = crash != "none"
-    assert (snap["workers"][0]["state"] == "dead") == died
+    assert (snap["workers"][0]["state"] == "killed") == died
     # retried when A died before the job was marked done
     retried = crash == "after-claim" or (crash == "after-effect" and policy != "ack-before-work")
     assert row["attempts"] == (2 if retried else 1)
@@ -86,7 +86,7 @@ def test_a_lease_too_short_for_a_slow_worker(policy, fencing):
     if policy != "ack-before-work":
         assert ("lease", "lease") in kinds and ("B", "claim") in kinds
         assert (("A", "refused") in kinds) == fencing  # the token refuses A's late finish
-    assert all(w["state"] != "dead" for w in snap["workers"])  # nobody died
+    assert all(w["state"] != "killed" for w in snap["workers"])  # nobody died
 
 
 def test_the_idempotency_key_reports_the_absorbed_repeat():

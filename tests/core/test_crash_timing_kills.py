@@ -100,7 +100,7 @@ def check(params, path):
         if f"the token refused {who}" in text:
             assert any(m["worker"] == who and m["kind"] == "refused" for m in snap["timeline"]), where
     # "Nobody dies here" only while nobody has died
-    anyone_dead = "dead" in real["fates"].values()
+    anyone_dead = "killed" in real["fates"].values()
     if snap["scenario_note"]:
         assert "Nobody dies here" in snap["scenario_note"]
         assert params["scenario"] == "lease-too-short" and not anyone_dead, where
@@ -109,7 +109,7 @@ def check(params, path):
     # the lease moments say who is dead or working as it really is
     for moment in snap["timeline"]:
         if moment["kind"] == "lease" and "is dead" in moment["text"]:
-            assert real["fates"][moment["text"][0]] == "dead", where
+            assert real["fates"][moment["text"][0]] == "killed", where
     return snap
 
 

@@ -44,7 +44,7 @@ def test_the_range_keeps_its_thousands_separator():
 
 @pytest.mark.parametrize("number, words", [
     (2.0, "2"), (0.1 + 0.2, "0.3"), (123.4567, "123.4567"), (1e-7, "1e-7"), (1e23, "1e23"),
-    (-0.0, "-0"), (5000, "5000"), (10.5, "10.5"),
+    (-0.0, "0"), (5000, "5000"), (10.5, "10.5"),
 ])
 def test_show_number(number, words):
     assert show_number(number) == words

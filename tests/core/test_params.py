@@ -68,7 +68,7 @@ def test_defaults_build_and_snapshot(name):
 
 
 @pytest.mark.parametrize("sim, params, field, words", [
-    ("live-queue", {"lease": -1}, "lease", "from 0.5 to 600"),
+    ("live-queue", {"lease": -1}, "lease", "from 0.5 to 3600"),
     ("live-queue", {"workers": 0}, "workers", "from 1 to 64"),
     ("live-queue", {"workers": 65}, "workers", "from 1 to 64"),
     ("live-queue", {"jobs": 5001}, "jobs", "from 0 to 5,000"),

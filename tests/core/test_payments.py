@@ -91,7 +91,7 @@ def test_retries_back_off_with_jitter():
     while sim.step():
         row = sim.snapshot()["jobs"][0]
         if row["retry_in"] is not None:
-            waits.append(row["retry_in"] + 0.5)  # retry_in is read after the 0.5 s attempt
+            waits.append(row["retry_in"])  # read at the time of the attempt that failed
     # base 1 s doubling, each wait spread over the upper half: 0.5-1, 1-2, 2-4, 4-8 seconds
     assert len(waits) == 4
     for wait, delay in zip(waits, [1, 2, 4, 8]):

@@ -82,7 +82,7 @@ def test_a_bad_lease_gets_the_simulations_message_next_to_the_field(sim):
     lease.fill("-1")
     lease.press("Enter")
     error = sim.root.locator('[data-field="lease"] [data-part="error"]')
-    expect(error).to_have_text("Lease (s): must be from 0.5 to 600, got -1")
+    expect(error).to_have_text("Lease (s): must be from 0.5 to 3600, got -1")
     expect(lease).to_have_attribute("aria-invalid", "true")
     assert sim.state() == "ready" and sim.time() == before   # nothing restarted, nothing lost
     lease.fill("2")
@@ -119,3 +119,28 @@ def test_reset_and_the_chapters_settings(sim):
     sim.button("Reset").click()
     expect(sim.part("time")).to_have_text("0 s")
     expect(sim.part("outcome")).to_have_text("0 of 6 jobs done, 0 emails sent.")
+
+
+def test_a_stalled_worker_is_slow_not_dead_and_the_token_refuses_its_ack(sim):
+    """Chapter 5's slow-but-alive worker, through its own button (issue 12, defect 12)."""
+    expect(sim.part("time")).to_have_text("0 s")             # after Reset, chapter's settings
+    stall = sim.button("Stall worker 1")
+    expect(stall).to_be_disabled()                          # idle: no job to stall in
+    sim.button("Step").click()
+    expect(worker(sim, 1)).to_have_attribute("data-state", "claimed")
+    expect(stall).to_be_enabled()
+    seconds = sim.field("Stall for (s)")
+    seconds.fill("0")
+    stall.click()
+    expect(sim.part("message")).to_contain_text("must be from 0.1 to 600, got 0")
+    seconds.fill("8")                                       # longer than the 5 s lease
+    stall.click()
+    expect(sim.part("log")).to_contain_text("worker 1 freezes for 8 s in the middle of job 1")
+    sim.set_speed("10")
+    sim.button("Play").click()
+    expect(sim.root.locator('[data-stat="acks_refused"]')).to_have_text("1", timeout=60_000)
+    sim.button("Pause").click()
+    log = sim.log()
+    assert "job 1's lease ran out (worker 1 is still working: slow, not dead)" in log
+    assert "worker 1's ack of job 1 was refused" in log
+    expect(sim.root.locator('[data-stat="duplicate_emails"]')).to_have_text("1")

@@ -1,7 +1,6 @@
 """payments in chapter 6, through its controls: with no key Alice is overcharged, with a stable
 key she pays exactly, with a new key each attempt she is overcharged again (the same network
 luck each time: same seed)."""
-import re
 
 import pytest
 from playwright.sync_api import expect
@@ -36,7 +35,7 @@ def test_no_key_overcharges_alice(sim):
     sim.start()
     run_to_the_end(sim)
     verdict = sim.part("verdict")
-    expect(verdict).to_have_text(re.compile(r"^Overcharged by \$\d+: \d+ duplicate charges?\.$"))
+    expect(verdict).to_have_text("Overcharged.")   # the figures are said once, in the outcome below
     expect(sim.part("ledger")).to_have_attribute("data-verdict", "over")
     assert verdict.evaluate("node => getComputedStyle(node).color") == sim.part("actual").evaluate(
         "node => getComputedStyle(node).color")                      # the overcharge in red, beside the balance
@@ -50,7 +49,7 @@ def test_no_key_overcharges_alice(sim):
 def test_a_stable_key_charges_exactly(sim):
     sim.root.get_by_label("Idempotency key", exact=True).select_option("stable")
     run_to_the_end(sim)
-    expect(sim.part("verdict")).to_have_text("Exact: no overcharge.")
+    expect(sim.part("verdict")).to_have_text("No overcharge.")
     expect(sim.part("ledger")).to_have_attribute("data-verdict", "exact")
     assert money(sim, "actual") == money(sim, "expected") == 50
     assert int(sim.root.locator('[data-fig="duplicates_absorbed"]').inner_text()) >= 1

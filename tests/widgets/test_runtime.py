@@ -156,7 +156,7 @@ def test_a_permalink_reproduces_the_same_run(browser, real_site):
 
 @pytest.mark.parametrize("query, says", [
     ("sim-1.lease=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", "its value for lease has characters no setting uses"),
-    ("sim-1.lease=9999", "lease: must be from 0.5 to 600, got 9999"),
+    ("sim-1.lease=9999", "lease: must be from 0.5 to 3600, got 9999"),
     ("sim-1.do=1:eval:alert", "it names an action this simulation does not have"),
     ("sim-1.do=0:kill:9", "the simulation refused (worker: must be from 1 to 3, got 9)"),
     ("sim-1.__proto__=1&sim-1.seed=2", "this simulation has no setting called “__proto__”"),

@@ -7,7 +7,6 @@ import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
 import { Widget } from "./widget.js";
 
 const DASH = "—";
-const VERDICT = { lost: "Lost", "exactly once": "Once", duplicated: "Twice", unfinished: "Unfinished" };
 const MARK_WORDS = { claim: "claims", effect: "effect", ack: "finishes", refused: "refused", crash: "dies",
                      rollback: "rolled back", lease: "lease runs out" };
 
@@ -106,7 +105,7 @@ export default class CrashTimingWidget extends Widget {
     const items = [];
     const rowsEnd = [];
     for (const moment of s.timeline) {
-      if (moment.kind === "claim" && moment.worker === who && !moment.text.includes("finds nothing")) {
+      if (moment.leased && moment.worker === who) {
         const lease = el("span", { class: "ct-lease-bar", title: `${who}'s lease: ${seconds(s.lease)} s` });
         lease.style.insetInlineStart = at(moment.time);
         lease.style.inlineSize = at(Math.min(s.lease, span - moment.time));
@@ -132,9 +131,7 @@ export default class CrashTimingWidget extends Widget {
     const box = this.part("result");
     setAttr(box, "data-result", s.result || "");
     const count = s.effects;
-    let verdict = "not yet known";
-    if (s.result) verdict = s.result === "duplicated" && count > 2 ? `${count} times` : VERDICT[s.result];
-    setText(this.part("verdict"), verdict);
+    setText(this.part("verdict"), s.verdict.words);
     const points = s.policy === "one-transaction";
     const produced = s.produced.map((item) => `${points ? "10 " : ""}by ${item.worker} at ${seconds(item.time)} s`);
     let words = "";

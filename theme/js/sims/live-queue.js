@@ -1,7 +1,7 @@
-// live-queue's widget: workers as cards (state, job, lease bar, "Kill worker N"), the jobs
-// table, "Add worker", "Enqueue job", a burst, and two small charts over the last minute of
-// virtual time: queue depth and the age of the oldest waiting job. Snapshot keys:
-// docs/simulations.md, "live-queue".
+// live-queue's widget: workers as cards (state, job, lease bar, "Kill worker N", "Stall worker
+// N"), the jobs table, "Add worker", "Enqueue job", a burst, how long a stall lasts, and two
+// small charts over the last minute of virtual time: queue depth and the age of the oldest
+// waiting job. Snapshot keys: docs/simulations.md, "live-queue".
 
 import { el, perSecond, seconds, setAttr, setText, syncRows, thousands } from "./dom.js";
 import { Sparkline } from "./sparkline.js";
@@ -14,7 +14,6 @@ export default class LiveQueueWidget extends Widget {
     kill: ["worker"], restart: ["worker"], add_worker: [], enqueue: [], burst: ["count"],
     stall: ["worker", "seconds"], set: ["param", "value"],
   };
-  static live = ["lease", "duration", "crash", "rate", "supervisor"];
   static idleWhenFinished = true;   // an idle queue still takes new jobs: keep the clock going
 
   constructor(root, python) {
@@ -31,6 +30,10 @@ export default class LiveQueueWidget extends Widget {
 
   onAction(name, button) {
     if (name === "kill" && button.dataset.mode === "restart") name = "restart";
+    if (name === "stall") {   // how long: the stall field (the simulation checks its range)
+      this.act(name, { worker: button.dataset.worker, seconds: this.part("stall-seconds").value.trim() });
+      return;
+    }
     super.onAction(name, button);
   }
 
@@ -38,9 +41,11 @@ export default class LiveQueueWidget extends Widget {
     this.drawWorkers(s);
     this.drawJobs(s);
     this.drawNumbers(s);
-    const add = this.button("add_worker");
-    add.disabled = !this.ready || s.workers.length >= 64;
-    for (const name of ["enqueue", "burst"]) this.button(name).disabled = !this.ready || s.stats.jobs_total >= 5000;
+    this.button("add_worker").disabled = !this.ready || s.room.workers === 0;
+    this.button("enqueue").disabled = !this.ready || s.room.jobs === 0;
+    const burst = this.button("burst");
+    burst.disabled = !this.ready || s.room.jobs < Number(burst.dataset.count);
+    this.part("stall-seconds").disabled = !this.ready;
   }
 
   drawWorkers(s) {
@@ -76,12 +81,14 @@ export default class LiveQueueWidget extends Widget {
         words = left > 0 ? `${whose}: ${seconds(left)} s left` : `${whose} ran out`;
       }
       setText(card.querySelector(".lq-lease-text"), words);
-      const button = card.querySelector("button");
+      const button = card.querySelector('[data-action="kill"]');
       const dead = w.state === "killed";
       setText(button, `${dead ? "Restart" : "Kill"} worker ${w.id}`);
       setAttr(button, "data-mode", dead ? "restart" : null);
       button.classList.toggle("sim-danger", !dead);
       button.disabled = !this.ready;
+      // only a worker in the middle of a job can stall (freeze, alive but slow)
+      card.querySelector('[data-action="stall"]').disabled = !this.ready || !(w.state === "claimed" || w.state === "working");
     });
   }
 
@@ -93,7 +100,9 @@ export default class LiveQueueWidget extends Widget {
       el("div", { class: "lq-lease" }, el("span", { class: "lq-lease-fill" })),
       el("p", { class: "lq-lease-text" }, "No lease"),
       el("button", { type: "button", class: "sim-button sim-danger", dataset: { action: "kill", worker: number } },
-        `Kill worker ${number}`));
+        `Kill worker ${number}`),
+      el("button", { type: "button", class: "sim-button", dataset: { action: "stall", worker: number } },
+        `Stall worker ${number}`));
   }
 
   drawJobs(s) {
@@ -123,6 +132,7 @@ export default class LiveQueueWidget extends Widget {
     const shown = {
       running: String(stats.running),
       done: String(stats.done),
+      dead: String(stats.dead),
       throughput: perSecond(stats.throughput, "job"),
       attempts_per_job: stats.attempts_per_job === null ? DASH : seconds(stats.attempts_per_job),
       retried: String(stats.retried),

@@ -1,9 +1,10 @@
 // payments' widget: the bank's odds, the key mode and the attempts as fields, "Run to the end",
 // and the ledger: what Alice should have (the queue's records) against what she has (the bank),
-// an overcharge in red and in words, repeats the key absorbed, dead jobs. Snapshot keys:
+// the verdict (its code colours it, its words are the simulation's), repeats the key absorbed,
+// dead jobs. Snapshot keys:
 // docs/simulations.md, "payments".
 
-import { dollars, plural, seconds, setAttr, setText, syncRows } from "./dom.js";
+import { dollars, seconds, setAttr, setText, syncRows } from "./dom.js";
 import { Widget } from "./widget.js";
 
 const DASH = "—";
@@ -13,9 +14,8 @@ export default class PaymentsWidget extends Widget {
     const book = s.ledger;
     setText(this.part("expected"), dollars(book.expected_balance));
     setText(this.part("actual"), dollars(book.actual_balance));
-    const { words, verdict } = this.verdict(s);
-    setAttr(this.part("ledger"), "data-verdict", verdict);
-    setText(this.part("verdict"), words);
+    setAttr(this.part("ledger"), "data-verdict", s.verdict.code);   // open | over | dead | exact
+    setText(this.part("verdict"), s.verdict.words);
     const figures = {
       attempts: String(book.attempts),
       lost_requests: String(book.lost_requests),
@@ -40,18 +40,5 @@ export default class PaymentsWidget extends Widget {
       { text: job.last_error || DASH, className: "sim-wrap" },
     ]);
     setText(this.part("jobs-note"), s.jobs_total > s.jobs.length ? `(showing ${s.jobs.length} of ${s.jobs_total})` : "");
-  }
-
-  /** The ledger's headline: an overcharge in red and in words, or that Alice paid exactly (green);
-      the simulation's outcome sentence, under it, says the rest. */
-  verdict(s) {
-    const book = s.ledger;
-    if (book.overcharge > 0) {
-      return { verdict: "over", words: `Overcharged by ${dollars(book.overcharge)}: ` +
-                                       `${plural(book.duplicate_charges, "duplicate charge")}.` };
-    }
-    if (!s.finished) return { verdict: "", words: book.attempts ? "No overcharge so far." : "Nothing charged yet." };
-    if (book.dead_charged || book.dead_not_charged) return { verdict: "dead", words: "No overcharge, but some jobs are dead." };
-    return { verdict: "exact", words: "Exact: no overcharge." };
   }
 }

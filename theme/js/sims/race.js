@@ -6,9 +6,6 @@ import { el, setAttr, setText, syncRows } from "./dom.js";
 import { Widget } from "./widget.js";
 
 const DASH = "—";
-// A worker's next step in words (the chip beside its name); "done" is not the job state here.
-export const STEP_WORDS = { look: "next: look", grab: "next: grab", send: "next: send the email",
-                            done: "next: mark done", claim: "next: claim", ack: "next: ack", finished: "stopped" };
 
 export default class RaceWidget extends Widget {
   static vocabulary = { step_a: [], step_b: [] };
@@ -18,7 +15,7 @@ export default class RaceWidget extends Widget {
       const box = this.body.querySelector(`.race-worker[data-worker="${worker.name}"]`);
       setAttr(box, "data-kind", worker.next.kind);
       const chip = box.querySelector(".sim-chip");
-      setText(chip, STEP_WORDS[worker.step] || worker.step);
+      setText(chip, worker.step_words);
       setAttr(chip, "class", `sim-chip rstep-${worker.step}`);
       setText(box.querySelector(".race-next code"), worker.next.text);
       setText(box.querySelector(".race-holding"), worker.job ? `Holding job ${worker.job}` : "Holding no job");

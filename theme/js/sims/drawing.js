@@ -1,0 +1,81 @@
+// A widget's drawing (mixed into Widget, widget.js): a new snapshot applied (time, outcome, log),
+// the widget module's draw(), which controls apply now, and where the focus goes when a focused
+// button stops applying.
+
+import { seconds, setText } from "./dom.js";
+
+const TABLE_MS = 100;   // while playing, a job table is redrawn at most this often
+
+export class Drawing {
+  /** A new simulation started (created, reset or restarted with new settings). */
+  started(snapshot) {
+    this.actions = [];
+    this.snapshot = null;
+    this.restarted(snapshot);
+    this.apply(snapshot);
+    this.showParams(snapshot);
+  }
+
+  /** Hook: forget per-run history (charts). */
+  restarted(snapshot) {}
+
+  apply(snapshot) {
+    if (!this.snapshot || snapshot.time < this.snapshot.time) this.target = snapshot.time;
+    this.snapshot = snapshot;
+    setText(this.part("time"), `${seconds(snapshot.time)} s`);
+    setText(this.part("outcome"), snapshot.outcome);
+    this.log.add(snapshot.events || [], snapshot.events_dropped || 0);
+    if (snapshot.finished && this.playing && !this.constructor.idleWhenFinished) {
+      this.pause();
+      this.announce(`Finished. ${snapshot.outcome}`);
+    }
+    this.refresh();
+  }
+
+  /** Draw the latest snapshot and set which controls can be used now. */
+  refresh() {
+    const snapshot = this.snapshot;
+    const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
+    this.draw(snapshot);
+    const over = snapshot.finished && !this.constructor.idleWhenFinished;
+    setText(this.part("play-label"), this.playing ? "Pause" : over ? "Play again" : "Play");
+    const step = this.button("step");
+    if (step) step.disabled = !this.ready || snapshot.finished;
+    if (this.ready && focused && focused.disabled) this.handFocusOn(focused);
+  }
+
+  /** The focused button `lost` no longer applies (disabled): focus the next one that does, in
+      its group first (`data-focus-group`: the other worker's Step), then Play, Step or Reset. */
+  handFocusOn(lost) {
+    const group = lost.closest("[data-focus-group]");
+    const candidates = [...(group ? group.querySelectorAll("button") : []),
+                        this.button("play"), this.button("step"), this.button("reset")];
+    const next = candidates.find((button) => button && button !== lost && !button.disabled);
+    if (next) next.focus();
+  }
+
+  get ready() {
+    return this.state === "ready";
+  }
+
+  /** Whether a big part (a table of up to 100 rows) should be redrawn now: always, except while
+      playing, when at most every TABLE_MS (the rest of the widget follows every frame). */
+  due(part) {
+    const now = performance.now();
+    const wait = TABLE_MS - (now - (this.drawnAt[part] || 0));
+    if (this.playing && wait > 0) {
+      // Skipped now: the latest snapshot is drawn in full a moment later, even if no other comes.
+      this.trailing ||= setTimeout(() => {
+        this.trailing = null;
+        if (this.snapshot) this.refresh();
+      }, wait);
+      return false;
+    }
+    this.drawnAt[part] = now;
+    return true;
+  }
+
+  /** Draw the snapshot, and disable the widget's own controls that do not apply (`this.ready`
+      is false until Python runs: then every control stays disabled). Each module writes it. */
+  draw(snapshot) {}
+}

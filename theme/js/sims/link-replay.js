@@ -1,0 +1,63 @@
+// The run in the URL (mixed into Widget, widget.js): "Copy link" writes the parameters, the
+// reader's actions and the time reached (permalink.js); opening such a link replays the actions
+// at their times and runs on to that time: the same run, as the simulations are deterministic.
+
+import { seconds, setText, thousands } from "./dom.js";
+import { writeLink } from "./permalink.js";
+
+export class LinkReplay {
+  async replay({ actions, time }) {
+    for (const action of actions) {
+      if (!(await this.runUntil(action.time))) return;
+      const reply = await this.send({ op: "act", name: action.name, args: action.args });
+      if (!reply.ok) {
+        const back = await this.send({ op: "create", sim: this.sim, params: { ...this.chapter } });
+        if (!back.ok) return this.bug(back);
+        this.params = { ...this.chapter };
+        this.log.clear();
+        this.started(back.snapshot);
+        this.say(`This page's link asked for an action the simulation refused (${reply.error.message}), so it shows the chapter's own settings.`);
+        return;
+      }
+      this.actions.push(action);
+      this.apply(reply.snapshot);
+    }
+    if (time) await this.runUntil(time);
+    this.say("This is the run the link recorded. Press Play to go on, or Reset to start it again.");
+  }
+
+  async runUntil(time) {
+    for (let calls = 0; calls < 1000; calls += 1) {
+      const reply = await this.send({ op: "run", until: time });
+      if (!reply.ok) return this.bug(reply) && false;
+      this.apply(reply.snapshot);
+      if (reply.reached) return true;
+    }
+    return false;
+  }
+
+  async copyLink() {
+    const snapshot = this.snapshot;
+    const link = writeLink(location.href, this.id, {
+      params: snapshot.params, time: snapshot.time, actions: this.actions,
+    }, this.constructor.vocabulary);
+    history.replaceState(history.state, "", link.href);
+    const status = this.part("link-status");
+    let where;
+    try {
+      await navigator.clipboard.writeText(link.href);
+      where = "Link copied. It is in the address bar too.";
+    } catch (error) {
+      where = "The link is in the address bar: copy it from there.";
+    }
+    // A link holds a limited number of actions: a longer run is linked up to the last one that
+    // fits, and the reader is told (the opened link shows exactly that part of the run).
+    const partial = link.kept < link.total;
+    setText(status, partial
+      ? `This run has ${thousands(link.total)} actions, more than a link holds: the link replays the first ` +
+        `${link.kept}, up to ${seconds(link.time)} s, and stops there. ${where}`
+      : where.replace("The link is", "The link to this run is"));
+    clearTimeout(this.linkTimer);
+    this.linkTimer = setTimeout(() => setText(status, ""), partial ? 20000 : 6000);
+  }
+}
