@@ -7,6 +7,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from builder.markdown.env import new_env
+from builder.reading_time import reading_minutes
 from builder.problems import Problems
 from builder.summary import Chapter
 from builder.text_file import NotUTF8, read_text
@@ -28,6 +29,11 @@ class ParsedChapter:
     @property
     def sims(self) -> list[str]:
         return sorted(set(self.env["sims"]))
+
+    @property
+    def minutes(self) -> int:
+        """The estimated reading time in minutes (builder/reading_time.py)."""
+        return reading_minutes(self.tokens)
 
     @property
     def section_id(self) -> str:

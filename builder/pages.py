@@ -33,7 +33,8 @@ def summary_sentence(parsed: ParsedChapter, limit: int = 160) -> str:
 
 def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) -> dict[str, str]:
     """Return {file name: HTML} for every page of the site."""
-    nav = [{"url": p.chapter.url, "title": p.chapter.title, "number": p.chapter.number} for p in chapters]
+    nav = [{"url": p.chapter.url, "title": p.chapter.title, "number": p.chapter.number, "minutes": p.minutes}
+           for p in chapters]
     pages: dict[str, str] = {}
     contents = _link(INDEX, "Contents", "Start")
     for i, parsed in enumerate(chapters):
@@ -41,10 +42,10 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         following = _chapter_link(chapters[i + 1]) if i + 1 < len(chapters) else None
         page = {
             "kind": "chapter", "url": parsed.chapter.url, "title": parsed.chapter.title,
-            "number": parsed.chapter.number, "label": parsed.chapter.label,
+            "number": parsed.chapter.number, "label": parsed.chapter.label, "minutes": parsed.minutes,
             "body": Markup(render_chapter(md, parsed)),
             "toc": [h for h in parsed.headings if h["level"] in TOC_LEVELS],
-            "prev": previous, "next": following, "sims": parsed.sims,
+            "prev": previous, "next": following, "sims": parsed.sims, "aliases": parsed.env["aliases"],
             "description": summary_sentence(parsed) or theme.site["description"],
         }
         pages[parsed.chapter.url] = theme.render("chapter.html", page=page, nav=nav)

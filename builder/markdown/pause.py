@@ -9,7 +9,8 @@
     ::::
 
 Boxes are numbered per chapter in order: the third box of chapter 2 is "Pause and check 2.3",
-id `pause-2-3`. Each box holds exactly one `answer`, rendered as a closed `<details>`; an answer
+id `pause-2-3`, unless it declares an id that survives edits (`:::: pause id=why-a-lease` ->
+`pause-why-a-lease`, with `pause-2-3` kept as an alias). Each box holds exactly one `answer`, rendered as a closed `<details>`; an answer
 outside a box is a problem (docs/authoring.md, "Pause and check").
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from builder.markdown.env import block_line, declare_id, page_id, report
+from builder.markdown.env import alias_anchor, block_line, page_id, report, stable_id
 
 
 def pause_plugin(md: MarkdownIt) -> None:
@@ -40,7 +41,8 @@ def _number_boxes(state: StateCore) -> None:
             count += 1
             box, answers = token, 0
             token.meta["label"] = f"Pause and check {chapter}.{count}"
-            token.meta["id"] = declare_id(env, f"pause-{chapter}-{count}", block_line(token))
+            token.meta["id"] = stable_id(env, "pause", token.meta.get("declared_id"), f"pause-{chapter}-{count}",
+                                         block_line(token))
         elif token.type == "colon_answer_open":
             if box is None:
                 report(env, block_line(token), "'::: answer' outside a ':::: pause' box")
@@ -57,6 +59,7 @@ def _render_pause_open(self, tokens, idx, options, env) -> str:
     meta = tokens[idx].meta
     ident = page_id(env, meta.get("id", "pause"))
     return (f'<div class="callout pause" id="{ident}" role="note" aria-labelledby="{ident}-title">\n'
+            f'{alias_anchor(env, meta.get("id", ""))}'
             f'<p class="callout-title" id="{ident}-title"><a href="#{ident}">{meta.get("label", "Pause and check")}</a></p>\n')
 
 

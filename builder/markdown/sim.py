@@ -1,6 +1,6 @@
 """Embed a simulation by name, with its starting state rendered at build time.
 
-    ```sim live-queue
+    ```sim live-queue id=two-workers
     workers: 2
     lease: 5
     ---
@@ -9,7 +9,9 @@
 
 The lines before `---` are parameters, each checked against the simulation's own `PARAMS` (an
 unknown name is a problem) and by constructing it (its `ParamError` becomes `file:line: ...`);
-`seed:` is passed separately. The text after `---` is shown to readers without JavaScript
+`seed:` is passed separately. `id=two-workers` gives the embed the id `sim-two-workers`,
+which survives edits around it (else it is `sim-N` by order; a declared id keeps `sim-N` as an
+alias: builder/markdown/env.py, `stable_id`). The text after `---` is shown to readers without JavaScript
 (docs/authoring.md, "Embedding a simulation"). The embed becomes
 `<div class="sim" data-sim=NAME data-state="idle" data-params='{json}' data-seed=N>` holding the
 simulation's `snapshot()` rendered by the theme (docs/simulations.md describes the registry). On
@@ -19,6 +21,7 @@ its chapter's page, so that page stays light to load and to print and loads no P
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 
 from markdown_it import MarkdownIt
@@ -26,8 +29,9 @@ from markdown_it.rules_core import StateCore
 
 from builder.markdown.code_blocks import fence_name
 from builder.markdown.diagram import split_header
-from builder.markdown.env import block_line, declare_id, parse_inline, report
+from builder.markdown.env import alias_anchor, block_line, parse_inline, report, stable_id
 
+DECLARED_ID = re.compile(r"^id=(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)$")
 SNAPSHOT_KEYS = ("sim", "time", "jobs", "outcome", "events", "finished")
 
 
@@ -84,7 +88,7 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
         if env.get("live_page"):   # the all-in-one page: a card linking to the widget in its chapter
             context["live_url"] = f"{env['live_page']}#{meta['id']}"
         html = render_embed(context)
-        return html.rstrip("\n") + "\n"
+        return alias_anchor(env, meta["id"]) + str(html).rstrip("\n") + "\n"
 
     md.core.ruler.push("sim", lambda state: _parse(state, simulations))
     md.add_render_rule("sim", render)
@@ -98,8 +102,10 @@ def _parse(state: StateCore, simulations) -> None:
         token.type = "sim"
         line = block_line(token)
         words = token.info.split()
-        if len(words) != 2:
-            report(env, line, "name one simulation: ```sim live-queue")
+        declared = DECLARED_ID.match(words.pop()) if len(words) == 3 else None
+        if len(words) != 2 or (len(token.info.split()) == 3 and not declared):
+            report(env, line, "name one simulation, and optionally its id: ```sim live-queue id=kill-a-worker"
+                              " (lower-case letters, digits and '-')")
             continue
         registry = simulations(env, line)
         if registry is None:
@@ -125,7 +131,7 @@ def _parse(state: StateCore, simulations) -> None:
             continue
         count = len(env["sims"]) + 1
         token.meta.update(
-            id=declare_id(env, f"sim-{count}", line), name=name, params=params, seed=seed,
+            id=stable_id(env, "sim", declared and declared["id"], f"sim-{count}", line), name=name, params=params, seed=seed,
             number=f"{env['chapter']}.{count}",   # "Simulation 5.2", as boxes are numbered
             params_json=json.dumps(params, sort_keys=True, separators=(",", ":")), snapshot=snapshot, param_specs=getattr(cls, "PARAMS", ()),
             fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
