@@ -31,6 +31,11 @@ class ParsedChapter:
         return sorted(set(self.env["sims"]))
 
     @property
+    def pause_ids(self) -> list[str]:
+        """The ids of the chapter's pause-and-check boxes, in order."""
+        return [t.meta["id"] for t in self.tokens if t.type == "colon_pause_open" and "id" in t.meta]
+
+    @property
     def minutes(self) -> int:
         """The estimated reading time in minutes (builder/reading_time.py)."""
         return reading_minutes(self.tokens)
