@@ -14,7 +14,8 @@ which survives edits around it (else it is `sim-N` by order; a declared id keeps
 alias: builder/markdown/env.py, `stable_id`). The text after `---` is shown to readers without JavaScript
 (docs/authoring.md, "Embedding a simulation"). The embed becomes
 `<div class="sim" data-sim=NAME data-state="idle" data-params='{json}' data-seed=N>` holding the
-simulation's `snapshot()` rendered by the theme (docs/simulations.md describes the registry). On
+simulation's `snapshot()` rendered by the theme (docs/simulations.md describes the registry). Below
+it, for print, the scenario run to its end at build time (builder/markdown/sim_print.py). On
 the all-in-one page, guide.html, it becomes a card with the same text and a link to the widget on
 its chapter's page, so that page stays light to load and to print and loads no Python.
 """
@@ -28,6 +29,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
 from builder.markdown.code_blocks import fence_name
+from builder.markdown.sim_print import print_outcome, run_to_end
 from builder.markdown.diagram import split_header
 from builder.markdown.env import alias_anchor, block_line, parse_inline, report, stable_id
 
@@ -88,7 +90,8 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
         if env.get("live_page"):   # the all-in-one page: a card linking to the widget in its chapter
             context["live_url"] = f"{env['live_page']}#{meta['id']}"
         html = render_embed(context)
-        return alias_anchor(env, meta["id"]) + str(html).rstrip("\n") + "\n"
+        printed = print_outcome(meta, guide=bool(env.get("live_page")))
+        return alias_anchor(env, meta["id"]) + str(html).rstrip("\n") + "\n" + printed
 
     md.core.ruler.push("sim", lambda state: _parse(state, simulations))
     md.add_render_rule("sim", render)
@@ -129,11 +132,13 @@ def _parse(state: StateCore, simulations) -> None:
         snapshot = _start(env, line, name, cls, params, seed)
         if snapshot is None:
             continue
+        ending = run_to_end(env, line, name, cls, params, seed)
         count = len(env["sims"]) + 1
         token.meta.update(
             id=stable_id(env, "sim", declared and declared["id"], f"sim-{count}", line), name=name, params=params, seed=seed,
             number=f"{env['chapter']}.{count}",   # "Simulation 5.2", as boxes are numbered
             params_json=json.dumps(params, sort_keys=True, separators=(",", ":")), snapshot=snapshot, param_specs=getattr(cls, "PARAMS", ()),
+            ending=ending,
             fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
         env["sims"].append(name)
 

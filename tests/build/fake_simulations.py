@@ -38,6 +38,7 @@ class Counter:
             problems[0].problems = problems
             raise problems[0]
         self.time = 0.0
+        self.done, self.events = 0, []
 
     @staticmethod
     def _check(spec, value):
@@ -52,12 +53,26 @@ class Counter:
             raise ParamError(spec["name"], f"must be one of {', '.join(spec['choices'])}; got {value!r}")
         return value
 
+        self.done, self.events = 0, []
+
+    def run(self, until):
+        """Each second, every worker finishes one job (the contract's run: True when there)."""
+        while self.done < self.values["jobs"] and self.time + 1 <= until:
+            self.time += 1
+            finished = min(self.values["workers"], self.values["jobs"] - self.done)
+            self.done += finished
+            self.events.append({"time": self.time, "text": f"{finished} job(s) done"})
+        return True
+
     def snapshot(self):
-        jobs = [{"id": n + 1, "status": "queued", "attempts": 0, "lease_left": None}
-                for n in range(self.values["jobs"])]
-        return {"sim": self.NAME, "time": self.time, "jobs": jobs,
-                "outcome": f"{len(jobs)} jobs waiting for {self.values['workers']} worker(s)",
-                "events": [], "finished": not jobs}
+        jobs = [{"id": n + 1, "status": "done" if n < self.done else "queued", "attempts": int(n < self.done),
+                 "lease_left": None} for n in range(self.values["jobs"])]
+        waiting = self.values["jobs"] - self.done
+        events, self.events = self.events, []
+        outcome = (f"{waiting} jobs waiting for {self.values['workers']} worker(s)"
+                   if waiting or not self.done else f"all {self.done} jobs done")
+        return {"sim": self.NAME, "time": self.time, "jobs": jobs, "outcome": outcome,
+                "events": events, "finished": not waiting}
 
 
 class Broken(Counter):

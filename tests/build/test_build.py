@@ -21,7 +21,7 @@ CHAPTERS = ["00-start.html", "01-queue.html", "02-retries.html"]
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("build") / "site"
     report = build_site(fixture_config(out))
-    assert (report.pages, report.chapters, report.sims) == (5, 3, 1)
+    assert (report.pages, report.chapters, report.sims) == (6, 3, 1)
     return out
 
 
@@ -31,7 +31,7 @@ def pages(site):
 
 
 def test_one_page_per_chapter_plus_index_and_guide(pages):
-    assert sorted(pages) == sorted(CHAPTERS + ["index.html", "guide.html"])
+    assert sorted(pages) == sorted(CHAPTERS + ["index.html", "guide.html", "guide-student.html"])
 
 
 def test_every_page_has_the_policy_one_h1_lang_and_no_inline_code(site, pages):
