@@ -89,12 +89,24 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
         context = {**meta, "id": env.get("id_prefix", "") + meta["id"], "fallback_html": fallback}
         if env.get("live_page"):   # the all-in-one page: a card linking to the widget in its chapter
             context["live_url"] = f"{env['live_page']}#{meta['id']}"
-        html = render_embed(context)
+        html = str(render_embed(context)).rstrip("\n") + "\n"
         printed = print_outcome(meta, guide=bool(env.get("live_page")))
-        return alias_anchor(env, meta["id"]) + str(html).rstrip("\n") + "\n" + printed
+        if not env.get("live_page"):   # a live widget: on a stage that can fill the screen
+            html = stage(context["id"], html)
+        return alias_anchor(env, meta["id"]) + html + printed
 
     md.core.ruler.push("sim", lambda state: _parse(state, simulations))
     md.add_render_rule("sim", render)
+
+
+def stage(ident: str, html: str) -> str:
+    """Wrap a live widget with its "Full screen" button (theme/js/fullscreen.js works it; hidden
+    without scripts), so a teacher can project it. The button is in the page from the start,
+    so nothing moves when scripts arrive."""
+    return (f'<div class="sim-stage" data-stage-for="{ident}">\n'
+            f'<div class="sim-stage-bar js-only"><button type="button" class="sim-stage-button" '
+            f'aria-controls="{ident}" aria-pressed="false" data-action="fullscreen">Full screen</button></div>\n'
+            f'{html}</div>\n')
 
 
 def _parse(state: StateCore, simulations) -> None:

@@ -57,7 +57,7 @@ def test_declared_ids_replace_numbers_and_keep_the_numbers_as_aliases(tmp_path):
     assert aliases == {"pause-0-2": "pause-why-a-lease", "drills-0-1": "drills-try-it", "sim-1": "sim-two-workers"}
     # The old id is an anchor at the start of the box (works without JavaScript).
     assert re.search(r'id="pause-why-a-lease"[^>]*>\n<span class="id-alias" id="pause-0-2"></span>', html)
-    assert '<span class="id-alias" id="sim-1"></span><div class="sim" id="sim-two-workers"' in html
+    assert '<span class="id-alias" id="sim-1"></span><div class="sim-stage" data-stage-for="sim-two-workers">' in html
     assert "Pause and check 0.2" in html   # the label still counts boxes in order
     guide = Page(out / "guide.html")
     assert {"ch0-pause-why-a-lease", "ch0-pause-0-2"} <= set(guide.ids)
