@@ -153,3 +153,9 @@ def test_a_simulation_template_and_page_scripts_come_from_the_theme(tmp_path):
     assert "sim-widgets.js" not in guide and "data-sim=" not in guide   # no widget, no Python there
     card = guide.split('<aside class="sim-card"', 1)[1].split("</aside>", 1)[0]   # a card instead
     assert 'href="01-queue.html#sim-1"' in card and "Simulation 1.1" in card, card
+
+
+def test_the_transcripts_are_saved_for_the_readers_checker(site):
+    saved = json.loads((site / "code" / "transcripts.json").read_text())
+    assert saved and all(set(t) == {"path", "line", "attrs", "lines"} for t in saved.values())
+    assert all(t["lines"][0].startswith("$ ") for t in saved.values())
