@@ -77,10 +77,3 @@ def test_a_clash_or_a_bad_id_stops_the_build_at_its_line(tmp_path, text, line, w
         _build(tmp_path, text)
     assert f"content/00-a.md:{line}: " in str(caught.value) and words in str(caught.value), str(caught.value)
 
-
-def test_every_pause_box_in_the_guide_declares_its_id():
-    from tests.conftest import ROOT
-    for path in sorted((ROOT / "content").glob("*.md")):
-        for number, line in enumerate(path.read_text().splitlines(), 1):
-            if line.startswith(":::: pause"):
-                assert re.fullmatch(r":::: pause id=[a-z0-9-]+", line), f"{path.name}:{number}: give it an id="
