@@ -1,4 +1,4 @@
-"""Issue 23, defects 6 and 10: the chapter tells the reader what a simulation needs (the Speed
+"""Issue 23, defects 4, 6 and 10: why Step waits (chapter 3); the chapter tells the reader what a simulation needs (the Speed
 menu for a minute-long lease, a slower speed for a two-second window), and a simulation does not
 start with a control the chapter has not taught yet ticked (the fencing token in 5.2)."""
 import pytest
@@ -29,6 +29,14 @@ def test_the_text_says_how_to_see_what_takes_long_or_goes_fast(real_page, real_s
     real_page.goto(real_site.at("05-leases.html"))
     before = " ".join(_text_before(real_page, '.sim[data-sim="live-queue"]').split())
     assert "Speed menu" in before and "0.25×" in before, before
+
+
+def test_chapter_3_says_why_step_waits_for_a_job(real_page, real_site):
+    """Defect 4: Step is disabled until the queue has a job; the chapter says so (the widget's own
+    hint, if any, belongs to the widget)."""
+    real_page.goto(real_site.at("03-the-queue.html"))
+    before = " ".join(_text_before(real_page, '.sim[data-sim="live-queue"]').split())
+    assert "Step stays greyed out until you press" in before, before
 
 
 def test_crash_timing_in_chapter_5_starts_without_the_fencing_token(real_page, real_site):
