@@ -3,7 +3,7 @@
 A printed widget can only show its starting state. So the build runs each embed as the chapter
 sets it up (its parameters and seed, no reader's actions) until it finishes, or for at most
 HORIZON virtual seconds, and writes the outcome, the jobs by status and the run's events under the
-embed: shown only in print on a chapter's page, on screen and in print on guide.html. The
+embed: folded on a chapter's page (it gives the ending away; printed open), shown on guide.html. The
 simulations are deterministic for a seed, so this is exactly what the reader's Play shows.
 """
 from __future__ import annotations
@@ -65,12 +65,17 @@ def print_outcome(meta: dict, guide: bool = False) -> str:
         else:
             items.append(f'<li><span class="sim-print-time">{_seconds(event["time"])}</span> '
                          f'{html.escape(str(event["text"]))}</li>')
-    where = "sim-print-guide" if guide else "sim-print-chapter"
-    return (f'<div class="sim-print {where}">\n'
-            f'<p class="sim-print-title">Simulation{number} as the chapter sets it up, run {until}</p>\n'
+    title = f"Simulation{number} as the chapter sets it up, run {until}"
+    if guide:
+        opening, closing = (f'<div class="sim-print sim-print-guide">\n<p class="sim-print-title">{title}</p>\n',
+                            "</div>\n")
+    else:   # beside the live widget: folded (it tells the ending), printed open
+        opening, closing = (f'<details class="sim-print sim-print-chapter">\n'
+                            f'<summary class="sim-print-title">{title}</summary>\n', "</details>\n")
+    return (opening +
             f'<p class="sim-print-outcome"><strong>Outcome at {_seconds(ending["time"])}:</strong> '
             f'{html.escape(ending["outcome"])}</p>\n'
             f'<p class="sim-print-jobs">Jobs at the end: {html.escape(jobs)}.</p>\n'
             + (f'<ol class="sim-print-events" aria-label="Events of simulation{number}">\n' + "\n".join(items) + "\n</ol>\n"
                if items else "")
-            + "</div>\n")
+            + closing)

@@ -65,18 +65,22 @@ function show() {
     note.textContent = words ? `Your progress: ${words}` : "";
   }
   const last = data.last;
-  for (const link of document.querySelectorAll('[data-part="resume"]')) {
+  // The resume links are made here (a page without scripts has no link that goes nowhere).
+  for (const slot of document.querySelectorAll('[data-part="resume-slot"], [data-part="resume-home"]')) {
     // Beside the chapter being read it would only point at itself.
-    link.parentElement.hidden = !last || (last.url === chapter && !link.closest("main"));
-    if (!last) continue;
+    slot.hidden = !last || (last.url === chapter && !slot.closest("main"));
+    if (!last) {
+      slot.replaceChildren();
+      continue;
+    }
+    const link = slot.querySelector("a") || slot.appendChild(document.createElement("a"));
+    if (slot.dataset.linkClass) link.className = slot.dataset.linkClass;
     link.href = last.url + (last.id ? `#${last.id}` : "");
     link.textContent = `Resume where you left off: ${last.title}${last.section ? `, ${last.section}` : ""}`;
   }
   const anything = Boolean(last) || Object.keys(data.chapters).length > 0;
   const box = document.querySelector('[data-part="progress-box"]');
   if (box) box.hidden = !anything;
-  const home = document.querySelector('[data-part="resume-home"]');
-  if (home) home.hidden = !last;
 }
 
 function update(change) {
