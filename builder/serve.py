@@ -57,9 +57,10 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
 
 def make_server(directory: Path, host: str = "127.0.0.1", port: int = 8000, base: str = "/",
-                quiet: bool = False) -> http.server.ThreadingHTTPServer:
-    """A server for `directory` under `base`; port 0 picks a free port (see server.server_port)."""
-    handler = type("Handler", (SiteHandler,), {"base": base, "quiet": quiet})
+                quiet: bool = False, handler: type[SiteHandler] = SiteHandler) -> http.server.ThreadingHTTPServer:
+    """A server for `directory` under `base`; port 0 picks a free port (see server.server_port).
+    `handler` may be a subclass of SiteHandler (the tests' one breaks files on purpose)."""
+    handler = type("Handler", (handler,), {"base": base, "quiet": quiet})
     return http.server.ThreadingHTTPServer((host, port), functools.partial(handler, directory=str(directory)))
 
 

@@ -1,13 +1,17 @@
-"""Shared by every test: the project's root, and the build's fixture book.
+"""Shared by every test: the project's root, the build's fixture book, and the built sites.
 
-Browser fixtures (a built site served on localhost, Chromium, a page that fails the test on any
-console error, page error, failed request or request leaving the site) are in
-tests/browser/conftest.py.
+The session fixtures here build a site once and serve it on localhost under a sub-path
+(tests/support/served.py): `fixture_site` (tests/build/fixtures/book, with the build's test
+double for the simulations) and `real_site` (the guide itself, with the real simulations), and
+`browser_type_launch_args` (Debian's Chromium when installed; Playwright cannot download its own
+browser on every machine). tests/browser/, tests/widgets/ and tests/quality/ all use these.
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_BOOK = ROOT / "tests" / "build" / "fixtures" / "book"
@@ -24,3 +28,35 @@ def fixture_config(out: Path, **overrides):
                     simulations_dir=None)
     settings.update(overrides)
     return Config(**settings)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    from tests.support.served import CHROMIUM_ARGS, system_chromium
+    args = dict(browser_type_launch_args)
+    executable = system_chromium()
+    if executable:
+        args["executable_path"] = executable
+    args["args"] = [*args.get("args", []), *CHROMIUM_ARGS]
+    return args
+
+
+@pytest.fixture(scope="session")
+def fixture_site(tmp_path_factory):
+    """The fixture book, built once per session and served under /guide/."""
+    from tests.support.served import build, serve
+    folder = build(fixture_config(tmp_path_factory.mktemp("fixture-site") / "site"))
+    server, site = serve(folder)
+    yield site
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory):
+    """The real guide, built once per session and served under /guide/."""
+    from builder import Config
+    from tests.support.served import build, serve
+    folder = build(Config(root=ROOT, out=tmp_path_factory.mktemp("real-site") / "site"))
+    server, site = serve(folder)
+    yield site
+    server.shutdown()

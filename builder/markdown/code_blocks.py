@@ -17,13 +17,9 @@ from markdown_it.rules_core import StateCore
 
 from builder.highlight import PLAIN, highlight_lines, lexer_named
 from builder.markdown.env import block_line, report
+from builder.markdown.utils import fence_name
 
 EXTENSIONS = ("transcript", "diagram", "include", "sim")
-
-
-def fence_name(token) -> str:
-    """The first word of a fence's info string."""
-    return token.info.split(maxsplit=1)[0] if token.info.strip() else ""
 
 
 def code_block(lines_html: list[str], language: str, numbers: range | None = None) -> str:

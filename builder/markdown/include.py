@@ -28,8 +28,9 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
 from builder.highlight import dedent, lex_lines, lexer_for_file, to_html
-from builder.markdown.code_blocks import code_block, fence_name
-from builder.markdown.env import block_line, report
+from builder.markdown.code_blocks import code_block
+from builder.markdown.env import report
+from builder.markdown.utils import fence_extension
 from builder.text_file import NotUTF8, read_text
 
 RANGE = re.compile(r"^(\d+)-(\d+)$")
@@ -74,29 +75,24 @@ def _defines(node: ast.AST, name: str) -> bool:
 
 def include_plugin(md: MarkdownIt, root: Path) -> None:
     """Turn ```include fences into the named file's code; paths are relative to `root`."""
-    md.core.ruler.push("include", lambda state: _parse(state, Path(root)))
-    md.add_render_rule("include", _render)
+    root = Path(root)
+    fence_extension(md, "include", lambda state, token, line: _parse(state, token, line, root), _render)
 
 
-def _parse(state: StateCore, root: Path) -> None:
+def _parse(state: StateCore, token, line: int | None, root: Path) -> None:
     env = state.env
-    for token in state.tokens:
-        if token.type != "fence" or fence_name(token) != "include":
-            continue
-        token.type = "include"
-        line = block_line(token)
-        try:
-            words = shlex.split(token.info)[1:]
-        except ValueError as error:
-            report(env, line, f"cannot read {token.info!r}: {error}")
-            continue
-        if token.content.strip():
-            report(env, line, "an include block stays empty: the file is its content")
-        if not words:
-            report(env, line, "which file? ```include code/ex01_slow_signup.py")
-            continue
-        path, options = words[0], words[1:]
-        token.meta.update(_select(env, root, path, options, line) or {})
+    try:
+        words = shlex.split(token.info)[1:]
+    except ValueError as error:
+        report(env, line, f"cannot read {token.info!r}: {error}")
+        return
+    if token.content.strip():
+        report(env, line, "an include block stays empty: the file is its content")
+    if not words:
+        report(env, line, "which file? ```include code/ex01_slow_signup.py")
+        return
+    path, options = words[0], words[1:]
+    token.meta.update(_select(env, root, path, options, line) or {})
 
 
 def _select(env: dict, root: Path, path: str, options: list[str], line: int | None) -> dict | None:

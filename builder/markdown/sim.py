@@ -28,10 +28,9 @@ from collections.abc import Callable, Mapping
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from builder.markdown.code_blocks import fence_name
+from builder.markdown.env import alias_anchor, parse_inline, report, stable_id
 from builder.markdown.sim_print import print_outcome, run_to_end
-from builder.markdown.diagram import split_header
-from builder.markdown.env import alias_anchor, block_line, parse_inline, report, stable_id
+from builder.markdown.utils import fence_extension, fence_lines, split_header
 
 DECLARED_ID = re.compile(r"^id=(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)$")
 SNAPSHOT_KEYS = ("sim", "time", "jobs", "outcome", "events", "finished")
@@ -95,8 +94,7 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
             html = stage(context["id"], html)
         return alias_anchor(env, meta["id"]) + html + printed
 
-    md.core.ruler.push("sim", lambda state: _parse(state, simulations))
-    md.add_render_rule("sim", render)
+    fence_extension(md, "sim", lambda state, token, line: _parse(state, token, line, simulations), render)
 
 
 def stage(ident: str, html: str) -> str:
@@ -109,50 +107,44 @@ def stage(ident: str, html: str) -> str:
             f'{html}</div>\n')
 
 
-def _parse(state: StateCore, simulations) -> None:
+def _parse(state: StateCore, token, line: int | None, simulations) -> None:
     env = state.env
-    for token in state.tokens:
-        if token.type != "fence" or fence_name(token) != "sim":
-            continue
-        token.type = "sim"
-        line = block_line(token)
-        words = token.info.split()
-        declared = DECLARED_ID.match(words.pop()) if len(words) == 3 else None
-        if len(words) != 2 or (len(token.info.split()) == 3 and not declared):
-            report(env, line, "name one simulation, and optionally its id: ```sim live-queue id=kill-a-worker"
-                              " (lower-case letters, digits and '-')")
-            continue
-        registry = simulations(env, line)
-        if registry is None:
-            continue
-        name = words[1]
-        if name not in registry:
-            report(env, line, f"unknown simulation {name!r} (known: {', '.join(sorted(registry))})")
-            continue
-        cls = registry[name]
-        fields = tuple(dict.fromkeys([*param_names(cls), "seed"]))
-        header, fallback, first = split_header(env, token.content.rstrip("\n").split("\n"), line, fields,
-                                               required=False)
-        paragraphs = [p.strip() for p in "\n".join(fallback or []).split("\n\n") if p.strip()]
-        if fallback is not None and not paragraphs:
-            report(env, first, "add a text after '---' for readers without JavaScript")
-        params = {key: scalar(value) for key, value in header.items()}
-        seed = params.pop("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            report(env, line, f"seed: {seed!r} is not a whole number")
-            continue
-        snapshot = _start(env, line, name, cls, params, seed)
-        if snapshot is None:
-            continue
-        ending = run_to_end(env, line, name, cls, params, seed)
-        count = len(env["sims"]) + 1
-        token.meta.update(
-            id=stable_id(env, "sim", declared and declared["id"], f"sim-{count}", line), name=name, params=params, seed=seed,
-            number=f"{env['chapter']}.{count}",   # "Simulation 5.2", as boxes are numbered
-            params_json=json.dumps(params, sort_keys=True, separators=(",", ":")), snapshot=snapshot, param_specs=getattr(cls, "PARAMS", ()),
-            ending=ending,
-            fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
-        env["sims"].append(name)
+    words = token.info.split()
+    declared = DECLARED_ID.match(words.pop()) if len(words) == 3 else None
+    if len(words) != 2 or (len(token.info.split()) == 3 and not declared):
+        report(env, line, "name one simulation, and optionally its id: ```sim live-queue id=kill-a-worker"
+                          " (lower-case letters, digits and '-')")
+        return
+    registry = simulations(env, line)
+    if registry is None:
+        return
+    name = words[1]
+    if name not in registry:
+        report(env, line, f"unknown simulation {name!r} (known: {', '.join(sorted(registry))})")
+        return
+    cls = registry[name]
+    fields = tuple(dict.fromkeys([*param_names(cls), "seed"]))
+    header, fallback, first = split_header(env, fence_lines(token), line, fields, required=False)
+    paragraphs = [p.strip() for p in "\n".join(fallback or []).split("\n\n") if p.strip()]
+    if fallback is not None and not paragraphs:
+        report(env, first, "add a text after '---' for readers without JavaScript")
+    params = {key: scalar(value) for key, value in header.items()}
+    seed = params.pop("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        report(env, line, f"seed: {seed!r} is not a whole number")
+        return
+    snapshot = _start(env, line, name, cls, params, seed)
+    if snapshot is None:
+        return
+    ending = run_to_end(env, line, name, cls, params, seed)
+    count = len(env["sims"]) + 1
+    token.meta.update(
+        id=stable_id(env, "sim", declared and declared["id"], f"sim-{count}", line), name=name, params=params, seed=seed,
+        number=f"{env['chapter']}.{count}",   # "Simulation 5.2", as boxes are numbered
+        params_json=json.dumps(params, sort_keys=True, separators=(",", ":")), snapshot=snapshot,
+        param_specs=getattr(cls, "PARAMS", ()), ending=ending,
+        fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
+    env["sims"].append(name)
 
 
 def describe(error: Exception) -> str:

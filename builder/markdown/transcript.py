@@ -20,8 +20,8 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from builder.markdown.code_blocks import fence_name
-from builder.markdown.env import block_line, declare_id, page_id, report
+from builder.markdown.env import declare_id, page_id, report
+from builder.markdown.utils import fence_extension, fence_lines, fence_rest
 
 PROMPT, INTERRUPT, ELISION = "$ ", "^C", "..."
 ATTRIBUTES = ("id", "cwd", "after", "run")
@@ -29,8 +29,8 @@ ATTRIBUTES = ("id", "cwd", "after", "run")
 
 def transcript_plugin(md: MarkdownIt, root: Path) -> None:
     """Turn ```transcript fences into terminal blocks; `cwd=` is checked against `root`."""
-    md.core.ruler.push("transcript", lambda state: _parse(state, Path(root)))
-    md.add_render_rule("transcript", _render)
+    root = Path(root)
+    fence_extension(md, "transcript", lambda state, token, line: _parse(state, token, line, root), _render)
 
 
 def parse_attributes(env: dict, text: str, line: int | None, allowed: tuple) -> dict:
@@ -50,32 +50,26 @@ def parse_attributes(env: dict, text: str, line: int | None, allowed: tuple) -> 
     return attrs
 
 
-def _parse(state: StateCore, root: Path) -> None:
+def _parse(state: StateCore, token, line: int | None, root: Path) -> None:
     env = state.env
-    for token in state.tokens:
-        if token.type != "fence" or fence_name(token) != "transcript":
-            continue
-        line = block_line(token)
-        token.type = "transcript"
-        attrs = parse_attributes(env, token.info.split(maxsplit=1)[1] if " " in token.info.strip() else "",
-                                 line, ATTRIBUTES)
-        ident = attrs.get("id")
-        if not ident:
-            report(env, line, "a transcript needs an id: ```transcript id=ex04-enqueue")
-            ident = f"unnamed-{line}"
-        token.meta["id"] = declare_id(env, f"transcript-{ident}", line)
-        if attrs.get("run", "manual") != "manual":
-            report(env, line, f"run={attrs['run']!r}: the only value is run=manual")
-        if "cwd" in attrs and not (root / attrs["cwd"]).is_dir():
-            report(env, line, f"cwd={attrs['cwd']!r}: no such folder")
-        lines = token.content.rstrip("\n").split("\n") if token.content.strip() else []
-        if not lines:
-            report(env, line, "an empty transcript: add a '$ command' line")
-        elif not lines[0].startswith(PROMPT):
-            report(env, line + 1, f"output before the first '$ ' command: {lines[0]!r}")
-        token.meta["lines"] = lines
-        env["transcripts"].append({"id": ident, "line": line, "attrs": attrs, "lines": lines,
-                                   "after": [a for a in attrs.get("after", "").split(",") if a]})
+    attrs = parse_attributes(env, fence_rest(token), line, ATTRIBUTES)
+    ident = attrs.get("id")
+    if not ident:
+        report(env, line, "a transcript needs an id: ```transcript id=ex04-enqueue")
+        ident = f"unnamed-{line}"
+    token.meta["id"] = declare_id(env, f"transcript-{ident}", line)
+    if attrs.get("run", "manual") != "manual":
+        report(env, line, f"run={attrs['run']!r}: the only value is run=manual")
+    if "cwd" in attrs and not (root / attrs["cwd"]).is_dir():
+        report(env, line, f"cwd={attrs['cwd']!r}: no such folder")
+    lines = fence_lines(token) if token.content.strip() else []
+    if not lines:
+        report(env, line, "an empty transcript: add a '$ command' line")
+    elif not lines[0].startswith(PROMPT):
+        report(env, line + 1, f"output before the first '$ ' command: {lines[0]!r}")
+    token.meta["lines"] = lines
+    env["transcripts"].append({"id": ident, "line": line, "attrs": attrs, "lines": lines,
+                               "after": [a for a in attrs.get("after", "").split(",") if a]})
 
 
 def _render(self, tokens, idx, options, env) -> str:

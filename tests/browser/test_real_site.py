@@ -10,15 +10,6 @@ from tests.conftest import ROOT
 CHAPTERS = [c.url for c in load_summary(ROOT / "content", Problems())]
 
 
-@pytest.fixture
-def real_page(context, real_site):
-    from tests.browser.conftest import PageWatch, _origin
-    page = context.new_page()
-    watch = PageWatch(page, _origin(real_site.url))
-    yield page
-    watch.check()
-
-
 @pytest.mark.parametrize("name", ["index.html", "guide.html", *CHAPTERS])
 def test_page_loads_clean(real_page, real_site, name):
     real_page.goto(real_site.at(name))

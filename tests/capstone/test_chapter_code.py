@@ -70,13 +70,8 @@ def test_the_names_the_assignment_promises_are_the_ones_tinyq_has():
     if tinyq is renamed under it, the chapter would send readers the wrong way."""
     import dataclasses
     import inspect
-    import sys
 
-    sys.path.insert(0, str(ROOT / "code" / "capstone"))
-    try:
-        import tinyq
-    finally:
-        sys.path.pop(0)
+    from tests.support.capstone import tinyq
     text = CHAPTERS[0].read_text(encoding="utf-8")
     settings = ["lease", "max_attempts", "backoff_base", "backoff_cap", "clock", "rng"]
     assert "Queue(path, " + ", ".join(f"{name}=..." for name in settings) + ")" in text

@@ -1,5 +1,4 @@
 """shop.py: the signup transaction, the three handlers, and one worker's loop (in-process)."""
-import importlib
 import sqlite3
 import subprocess
 import sys
@@ -7,23 +6,17 @@ import time
 
 import pytest
 
-from tests.capstone.chaosrun import CAPSTONE, prepare
+from tests.capstone.chaosrun import prepare
+from tests.support.capstone import forget, import_as_run
 
 
 @pytest.fixture
 def shop(monkeypatch, tmp_path):
     """A fresh shop module whose shop.db and world.db live in an empty folder."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "dont_write_bytecode", True)   # leave code/ as it was
-    monkeypatch.syspath_prepend(str(CAPSTONE))
-    monkeypatch.delenv("TINYQ_NO_KEYS", raising=False)
-    for name in ("shop", "world", "tinyq"):
-        sys.modules.pop(name, None)
-    module = importlib.import_module("shop")
+    module = import_as_run("shop", monkeypatch, tmp_path, also=("world", "tinyq"))
     yield module
     module.queue.close()
-    for name in ("shop", "world", "tinyq"):
-        sys.modules.pop(name, None)
+    forget("shop", "world", "tinyq")
 
 
 def jobs(shop):
@@ -186,13 +179,9 @@ def test_the_worker_refuses_bad_options_by_name(tmp_path, args, message):
 
 
 def test_an_old_sqlite_is_refused_with_a_clear_message(monkeypatch, tmp_path):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(CAPSTONE))
     monkeypatch.setattr(sqlite3, "sqlite_version_info", (3, 31, 1))
     monkeypatch.setattr(sqlite3, "sqlite_version", "3.31.1")
-    for name in ("shop", "world", "tinyq"):
-        sys.modules.pop(name, None)
     with pytest.raises(SystemExit, match="needs SQLite 3.35 or newer .* has SQLite 3.31.1"):
-        importlib.import_module("shop")
-    sys.modules.pop("shop", None)
+        import_as_run("shop", monkeypatch, tmp_path, also=("world", "tinyq"))
+    forget("shop")
     assert list(tmp_path.iterdir()) == []          # nothing was written

@@ -1,22 +1,15 @@
 """world.py: a flaky network in front of a mail provider and a bank that remember keys."""
-import importlib
 import sys
 
 import pytest
 
-from tests.capstone.chaosrun import CAPSTONE
+from tests.support.capstone import CAPSTONE, forget, import_as_run
 
 
 @pytest.fixture
 def world_module(monkeypatch, tmp_path):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "dont_write_bytecode", True)   # leave code/ as it was
-    monkeypatch.syspath_prepend(str(CAPSTONE))
-    monkeypatch.delenv("TINYQ_NO_KEYS", raising=False)
-    sys.modules.pop("world", None)
-    module = importlib.import_module("world")
-    yield module
-    sys.modules.pop("world", None)
+    yield import_as_run("world", monkeypatch, tmp_path)
+    forget("world")
 
 
 def outcome(call):

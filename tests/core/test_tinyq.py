@@ -8,22 +8,13 @@ import textwrap
 
 import pytest
 
-from simulations._core import CAPSTONE_TINYQ, tinyq
-
-
-class Clock:
-    """A clock that only moves when told to (seconds)."""
-
-    def __init__(self, now=1000.0):
-        self.now = now
-
-    def __call__(self):
-        return self.now
+from tests.support.capstone import CAPSTONE_TINYQ, tinyq
+from tests.support.clock import FakeClock
 
 
 @pytest.fixture
 def clock():
-    return Clock()
+    return FakeClock(1000.0)
 
 
 @pytest.fixture

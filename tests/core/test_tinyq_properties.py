@@ -26,7 +26,8 @@ from hypothesis import HealthCheck, Phase, settings, strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule, run_state_machine_as_test)
 
-from simulations._core import tinyq
+from tests.support.capstone import tinyq
+from tests.support.clock import FakeClock
 
 LEASE = 10.0
 WORKERS = ("w1", "w2")
@@ -49,14 +50,6 @@ class Crash(BaseException):
     """The worker's process dies here: nothing after this line runs."""
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-
 class AtomicClaim:
     """tinyq's own claim: looking is nothing, grabbing is the one atomic statement."""
 
@@ -73,7 +66,7 @@ class QueueMachine(RuleBasedStateMachine):
 
     def __init__(self):
         super().__init__()
-        self.clock = Clock()
+        self.clock = FakeClock()
         self.queue = self.queue_class(lease=LEASE, max_attempts=3, backoff_base=1.0,
                                       backoff_cap=4.0, clock=self.clock, rng=random.Random(0))
         self.queue.db.execute("CREATE TABLE effects (job_id INTEGER NOT NULL)")

@@ -1,9 +1,10 @@
-"""Fixtures of the quality gates: the real site built once, served at the root and under a
-sub-path; the broken fixture pages served the same way; and each expensive result computed once
-per session and shared by every test that judges it (one browser audit per page, one vnu run
-for every page, one crawl per base URL, one reading per page with JavaScript off).
+"""Fixtures of the quality gates: the real site (tests/conftest.py's real_site, built once per
+session) served at the root and under a sub-path; the broken fixture pages served the same way;
+and each expensive result computed once per session and shared by every test that judges it (one
+browser audit per page, one vnu run for every page, one crawl per base URL, one reading per page
+with JavaScript off).
 
-Chromium comes from the browser tests' own fixture (Debian's Chromium when installed).
+Chromium comes from tests/conftest.py (Debian's Chromium when installed).
 """
 from __future__ import annotations
 
@@ -12,18 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from builder import BuildError, Config, build_site
-from builder.serve import make_server, serve_in_background
-from tests.browser.conftest import browser_type_launch_args  # noqa: F401 - the same Chromium
-from tests.conftest import ROOT
 from tests.quality import links, vnu
 from tests.quality.layout_shift import RECORD, layout_shifts
 from tests.quality.no_js import read_without_js, reading_words
 from tests.quality.page_audit import SAVE_DATA, audit_page
 from tests.quality.site_pages import PAGES
+from tests.support.served import BASE, serve
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SUB_PATH = "/guide/"
+SUB_PATH = BASE   # where the real site is served (tests/conftest.py's real_site)
 
 
 def pytest_configure(config):
@@ -51,33 +49,20 @@ class Served:
         return self.root if base == "/" else self.sub
 
 
-def _serve(folder: Path):
-    servers = [make_server(folder, port=0, base=base, quiet=True) for base in ("/", SUB_PATH)]
-    for server in servers:
-        serve_in_background(server)
-    urls = [f"http://127.0.0.1:{s.server_port}{base}" for s, base in zip(servers, ("/", SUB_PATH))]
-    return servers, Served(folder, *urls)
-
-
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The real guide, built once into a temporary folder and served."""
-    folder = tmp_path_factory.mktemp("quality-site") / "site"
-    try:
-        build_site(Config(root=ROOT, out=folder))
-    except BuildError as error:
-        pytest.fail(f"the guide does not build:\n{error}", pytrace=False)
-    servers, served = _serve(folder)
-    yield served
-    for server in servers:
-        server.shutdown()
+def site(real_site):
+    """The real guide (tests/conftest.py's `real_site`, built once per session), served under the
+    sub-path as there and at the root of a second host."""
+    server, at_root = serve(real_site.folder, "/")
+    yield Served(real_site.folder, at_root.url, real_site.url)
+    server.shutdown()
 
 
 @pytest.fixture(scope="session")
 def broken():
     """tests/quality/fixtures/ served like the site (each page breaks one check; good.html none)."""
-    servers, served = _serve(FIXTURES)
-    yield served
+    servers, sites = zip(*(serve(FIXTURES, base) for base in ("/", SUB_PATH)))
+    yield Served(FIXTURES, sites[0].url, sites[1].url)
     for server in servers:
         server.shutdown()
 

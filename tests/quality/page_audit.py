@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from urllib.parse import urlsplit
 
 from tests.quality.axe import axe_violations
 from tests.quality.layout_shift import RECORD, layout_shifts
+from tests.support.served import origin
 
 SIMS = ".sim[data-sim]"
 READY_SECONDS = 120          # a cold Pyodide start takes 3-4 s here; a loaded CI machine, more
@@ -153,11 +153,6 @@ class _Recorder:
             self._problem(self.audit.console, f"worker console {message.type}: {message.text}")
 
 
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}/"
-
-
 def _axe_both(page, audit: Audit, phase: str, include: str | None = None) -> None:
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
@@ -255,10 +250,10 @@ def audit_page(browser, url: str, name: str, *, axe: bool = True, controls: bool
     audit = Audit(name, url)
     context = browser.new_context(color_scheme="light", viewport={"width": 1280, "height": 900})
     try:
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=_origin(url).rstrip("/"))
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin(url).rstrip("/"))
         context.add_init_script(SAVE_DATA)
         context.add_init_script(RECORD)
-        recorder = _Recorder(context, audit, _origin(url))
+        recorder = _Recorder(context, audit, origin(url))
         page = context.new_page()
         page.goto(url, wait_until="load")
         page.wait_for_load_state("networkidle")

@@ -16,13 +16,12 @@ import dataclasses
 import importlib.util
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from tests.support.processes import Background
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTENT = ROOT / "content"
@@ -110,49 +109,17 @@ def _compare(transcript: Transcript, expected: str, actual: str) -> None:
             f"--- the program printed ---\n{chr(10).join(got)}")
 
 
-class _Command:
-    """A running bash command whose output is collected line by line."""
+class _Command(Background):
+    """A running bash command whose output is compared with a transcript."""
 
     def __init__(self, command: str, cwd: Path, env: dict):
-        self.proc = subprocess.Popen(
-            ["bash", "-c", command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
-            start_new_session=True)
-        self.lines = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
+        super().__init__(["bash", "-c", command], cwd, env)
 
     def wait_for(self, expected: list, timeout: float) -> None:
         """Wait until the output fits the expected lines (or the command ends)."""
         want = normalise("\n".join(expected)).split("\n") if expected else []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            got = normalise("\n".join(self.lines)).split("\n") if self.lines else []
-            if matches(want, got) or self.proc.poll() is not None:
-                return
-            time.sleep(0.02)
-
-    def interrupt(self) -> None:
-        # The reader presses Ctrl-C: the terminal sends SIGINT to the foreground process.
-        os.killpg(self.proc.pid, signal.SIGINT)
-
-    def finish(self, timeout: float) -> bool:
-        """Wait for the command to end; True if it did."""
-        try:
-            self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return False
-        self._reader.join(timeout=5)
-        return True
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+        self.wait_until(lambda lines: matches(want, normalise("\n".join(lines)).split("\n") if lines else []),
+                        timeout)
 
 
 def _environment(bin_dir: Path) -> dict:

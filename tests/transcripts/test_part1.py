@@ -12,15 +12,14 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.support.processes import Background
 from tests.transcripts import harness
 
 CODE = harness.ROOT / "code"
@@ -35,50 +34,25 @@ def environment() -> dict:
     return env
 
 
-class Terminal:
+class Terminal(Background):
     """A program left running in one of the reader's terminals, its output read line by line."""
 
     def __init__(self, folder: Path, script: str, *args: str):
-        self.proc = subprocess.Popen(
-            [sys.executable, script, *args], cwd=folder, env=environment(),
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, bufsize=1, start_new_session=True)
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
+        super().__init__([sys.executable, script, *args], folder, environment())
 
     def wait_for(self, pattern: str, count: int = 1) -> None:
         """Wait until `count` output lines match the regular expression `pattern`."""
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            if sum(bool(re.search(pattern, line)) for line in list(self.lines)) >= count:
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.02)
-        raise AssertionError(f"no line matching {pattern!r} (x{count}) in:\n" + "\n".join(self.lines))
+        if not self.wait_until(lambda lines: sum(bool(re.search(pattern, line)) for line in lines) >= count, WAIT):
+            raise AssertionError(f"no line matching {pattern!r} (x{count}) in:\n" + "\n".join(self.lines))
 
     def ctrl_c(self) -> None:
         """Press Ctrl-C: SIGINT to the program; then drop the newline it prints first, which in a
         terminal ends the line holding the echoed ^C (as the transcript harness does)."""
         at = len(self.lines)
-        os.killpg(self.proc.pid, signal.SIGINT)
-        self.proc.wait(timeout=WAIT)
-        self._reader.join(timeout=5)
+        self.interrupt()
+        assert self.finish(WAIT), f"still running {WAIT} s after Ctrl-C:\n" + self.output()
         if len(self.lines) > at and self.lines[at] == "":
             del self.lines[at]
-
-    def output(self) -> str:
-        return "\n".join(self.lines)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
 
 
 @pytest.fixture

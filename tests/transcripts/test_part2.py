@@ -17,59 +17,43 @@ import importlib.util
 import io
 import json
 import os
-import random
 import re
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.support.clock import FakeClock
+from tests.support.processes import Background
 from tests.transcripts import harness
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = ROOT / "code"
 CHAPTER_8 = ROOT / "content" / "08-idempotency.md"
 SEEDS = range(200)           # seeded runs of exercises 7 and 8, on a fake clock (fast)
+START = 1_000_000.0          # seconds: where the fake clock of an exercise starts
 
 
 # --- real processes: the lease-too-short scene -------------------------------------------------
 
-class Worker:
+class Worker(Background):
     """`python3 ex06_leases.py work ...` in its own process group, its output collected."""
 
     def __init__(self, cwd: Path, *args: str):
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(
-            [sys.executable, "ex06_leases.py", "work", *args], cwd=cwd, env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            start_new_session=True)
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
+        super().__init__([sys.executable, "ex06_leases.py", "work", *args], cwd,
+                         dict(os.environ, PYTHONUNBUFFERED="1"))
 
     def wait_for(self, pattern: str, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if any(re.search(pattern, line) for line in self.lines):
-                return
-            time.sleep(0.02)
-        raise AssertionError(f"worker never printed {pattern!r}; it printed {self.lines}")
+        if not self.wait_until(lambda lines: any(re.search(pattern, line) for line in lines), timeout):
+            raise AssertionError(f"worker never printed {pattern!r}; it printed {self.lines}")
 
     def press_ctrl_c(self) -> str:
         """SIGINT, as a terminal sends it, then the output as the terminal shows it."""
-        os.killpg(self.proc.pid, signal.SIGINT)
-        self.proc.wait(timeout=10)
-        self._reader.join(timeout=5)
+        self.interrupt()
+        assert self.finish(10), "the worker was still running 10 s after Ctrl-C"
         lines = list(self.lines)
         # The terminal echoes ^C; the program's first newline ends that line (see harness.py).
         if "worker stopped" in lines:
@@ -77,12 +61,6 @@ class Worker:
             if at and lines[at - 1] == "":
                 del lines[at - 1]
         return "\n".join(lines)
-
-    def kill(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
 
 def run(cwd: Path, command: str) -> str:
     """One command in bash, as the reader types it; its output."""
@@ -112,7 +90,7 @@ def two_workers_one_job(tmp_path: Path, lease_args: tuple) -> tuple[str, str, st
         outputs = [worker.press_ctrl_c() for worker in workers]
     finally:
         for worker in workers:
-            worker.kill()
+            worker.stop()
     claims = [(i, int(m.group(1))) for i, out in enumerate(outputs)
               for m in re.finditer(r"claim  job 1 \(attempt (\d)\)", out)]
     first = min(claims, key=lambda claim: claim[1])[0] if claims else 0
@@ -139,28 +117,13 @@ def test_with_a_lease_longer_than_the_work_the_same_scene_sends_one_email(tmp_pa
 
 # --- exercises 7 and 8 in-process, on a fake clock -----------------------------------------------
 
-class FakeTime:
-    """Stands in for the `time` module inside an exercise: sleeping moves the clock forward at once,
-    and every reading of the clock adds up to `noise` seconds (a slow, busy machine)."""
-
-    def __init__(self, noise: float = 0.0, seed: int = 0):
-        self.now, self.noise, self.rng = 1_000_000.0, noise, random.Random(seed)
-
-    def time(self) -> float:
-        self.now += self.rng.uniform(0, self.noise)
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += max(0.0, seconds)
-
-
-def load(name: str, monkeypatch, tmp_path: Path, clock: FakeTime | None = None):
+def load(name: str, monkeypatch, tmp_path: Path, clock: FakeClock | None = None):
     """Import code/<name>.py afresh, working in tmp_path, with a fake clock."""
     monkeypatch.chdir(tmp_path)
     spec = importlib.util.spec_from_file_location(f"part2_{name}", CODE / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    monkeypatch.setattr(module, "time", clock or FakeTime())
+    monkeypatch.setattr(module, "time", clock or FakeClock(START))
     open_queue = module.open_queue
 
     def open_queue_unsynced():
@@ -254,7 +217,7 @@ def test_a_seeded_run_retries_in_the_same_order_however_busy_the_machine(
         name, monkeypatch, tmp_path):
     runs = set()
     for noise_seed in range(8):
-        module = load(name, monkeypatch, tmp_path, FakeTime(noise=0.03, seed=noise_seed))
+        module = load(name, monkeypatch, tmp_path, FakeClock(START, noise=0.03, seed=noise_seed))
         runs.add(commands(module, ["setup"], ["work", "--seed", "7"]))
     assert len(runs) == 1
 
@@ -264,7 +227,7 @@ def test_scheduling_retries_from_the_wall_clock_would_not_be_repeatable(monkeypa
     from the time it read on the clock, rather than from the moment the attempt was due."""
     runs = set()
     for noise_seed in range(8):
-        clock = FakeTime(noise=0.03, seed=noise_seed)
+        clock = FakeClock(START, noise=0.03, seed=noise_seed)
         ex07 = load("ex07_retries", monkeypatch, tmp_path, clock)
         fail = ex07.fail
         monkeypatch.setattr(ex07, "fail", lambda db, job_id, attempts, error, now:

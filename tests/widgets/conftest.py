@@ -1,21 +1,20 @@
-"""Fixtures for the simulation widgets' browser tests: the real guide built once, served on
-localhost (as tests/browser does), a server that can break Pyodide on purpose, and one page
+"""Fixtures for the simulation widgets' browser tests: the real guide (tests/conftest.py's
+`real_site`, built once per session), a server that can break Pyodide on purpose, and one page
 per test module (Pyodide starts cold in every new browser context: a few seconds each).
 
-Every page is watched (tests/browser/conftest.py's PageWatch): a console error, a page error, a
+Every page is watched (tests/support/served.py's PageWatch): a console error, a page error, a
 failed request, an HTTP error or a request that leaves the site fails the test module, unless the
 test says which failures it caused on purpose.
 """
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from builder.serve import SiteHandler, make_server, serve_in_background
-from tests.browser.conftest import BASE, PageWatch, _origin, browser_type_launch_args, real_site  # noqa: F401
+from builder.serve import SiteHandler
+from tests.support.served import PageWatch, origin, serve
 
 READY = 60_000   # ms: a cold Pyodide start takes a few seconds here, far more on a loaded machine
 
@@ -98,29 +97,30 @@ class Sim:
 def new_watched_page(browser, site, **context_options):
     context = browser.new_context(**context_options)
     page = context.new_page()
-    watch = PageWatch(page, _origin(site.url))
+    watch = PageWatch(page, origin(site.url))
     page.on("dialog", lambda dialog: (watch.problems.append(f"dialog opened: {dialog.message}"), dialog.dismiss()))
     return context, page, watch
+
+
+def _checked_page(browser, site):
+    """A watched page in a new context (page.watch), closed and checked when the fixture ends."""
+    context, page, watch = new_watched_page(browser, site)
+    page.watch = watch
+    yield page
+    context.close()
+    watch.check()
 
 
 @pytest.fixture(scope="module")
 def module_page(browser, real_site):
     """One watched page for a whole test module (one cold Pyodide start); checked at the end."""
-    context, page, watch = new_watched_page(browser, real_site)
-    page.watch = watch
-    yield page
-    context.close()
-    watch.check()
+    yield from _checked_page(browser, real_site)
 
 
 @pytest.fixture
 def fresh_page(browser, real_site):
     """A watched page in a new context (a cold start of its own), checked after the test."""
-    context, page, watch = new_watched_page(browser, real_site)
-    page.watch = watch
-    yield page
-    context.close()
-    watch.check()
+    yield from _checked_page(browser, real_site)
 
 
 class FaultySite:
@@ -157,15 +157,9 @@ class FaultySite:
 
 @pytest.fixture(scope="module")
 def faulty_site(real_site):
-    import functools
-    import http.server
     faulty = FaultySite(real_site.folder)
-    handler = type("Handler", (faulty.handler,), {"base": BASE, "quiet": True})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(real_site.folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    faulty.url = f"http://127.0.0.1:{server.server_port}{BASE}"
-    faulty.at = lambda page="": faulty.url + page
+    server, served = serve(real_site.folder, handler=faulty.handler)
+    faulty.url, faulty.at = served.url, served.at
     yield faulty
     faulty.fault = None
     server.shutdown()

@@ -1,0 +1,3 @@
+"""The machinery the tests share, one module each: a built site served on localhost and a page
+watched in Chromium (served.py), a program run in the background (processes.py), a fake clock
+(clock.py), and the one way to import the capstone's tinyq (capstone.py)."""
