@@ -64,9 +64,10 @@ def test_a_chapter_prints_its_simulation_run_to_the_end(page, fixture_site):
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
     expect(outcome).to_be_visible()
     expect(run).to_contain_text("Simulation 1.1 as the chapter sets it up, run to its end")
-    expect(run).to_contain_text("Outcome at 2 s: all 3 jobs done")
+    expect(run).to_contain_text("Outcome at 2 s: 0 jobs waiting for 2 worker(s)")
+    expect(run).to_contain_text("Jobs at the end: 3 done.")
     page.goto(fixture_site.at("guide.html"))
-    expect(page.locator(".sim-print")).to_contain_text("all 3 jobs done")   # on screen too
+    expect(page.locator(".sim-print")).to_contain_text("Jobs at the end: 3 done.")   # on screen too
 
 
 def test_the_student_copy_prints_without_the_answers(page, fixture_site):
