@@ -4,15 +4,7 @@ start with a control the chapter has not taught yet ticked (the fencing token in
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PageWatch, _origin
 
-
-@pytest.fixture
-def real_page(context, real_site):
-    page = context.new_page()
-    watch = PageWatch(page, _origin(real_site.url))
-    yield page
-    watch.check()
 
 
 def _text_before(page, selector):

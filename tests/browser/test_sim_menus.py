@@ -6,7 +6,6 @@ so each menu must fit its longest choice 15% wider than measured here, plus 1.75
 and a gap."""
 import pytest
 
-from tests.browser.conftest import PageWatch, _origin
 
 MEASURE = """() => { const ctx = document.createElement('canvas').getContext('2d');
   return [...document.querySelectorAll('.sim-field select')].map((s) => {
@@ -16,13 +15,6 @@ MEASURE = """() => { const ctx = document.createElement('canvas').getContext('2d
     return {where: s.id, need, room, rem: parseFloat(getComputedStyle(document.documentElement).fontSize)};
   }); }"""
 
-
-@pytest.fixture
-def real_page(context, real_site):
-    page = context.new_page()
-    watch = PageWatch(page, _origin(real_site.url))
-    yield page
-    watch.check()
 
 
 @pytest.mark.parametrize("width", [700])
