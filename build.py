@@ -9,15 +9,24 @@ A problem in the input is printed as `file:line: what is wrong`, and the exit st
 """
 from __future__ import annotations
 
-import argparse
-import errno
-import subprocess
 import sys
 from pathlib import Path
 
-from builder import BuildError, Config, build_site
-from builder.serve import make_server, serve_in_background
-from builder.watch import watch
+# First, with the standard library only: where this Python lacks the build's packages (a fresh
+# clone, no venv active), set up .venv/ and node_modules/ and run again inside (scripts/bootstrap.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent / "scripts"))
+import bootstrap  # noqa: E402
+
+if __name__ == "__main__":
+    bootstrap.ready_to_build([str(Path(__file__).resolve()), *sys.argv[1:]])
+
+import argparse  # noqa: E402
+import errno  # noqa: E402
+import subprocess  # noqa: E402
+
+from builder import BuildError, Config, build_site  # noqa: E402
+from builder.serve import make_server, serve_in_background  # noqa: E402
+from builder.watch import watch  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 

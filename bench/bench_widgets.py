@@ -1,8 +1,15 @@
 """The simulation widgets' figures, from one browser run: python3 bench/bench_widgets.py
 
-ready       the reader's click on Start to the first simulation frame drawn, over a bare page
-            that only loads Pyodide and imports sqlite3 (bench/pages/bare.html); median of
-            --rounds cold starts each, alternated (goal: at most 1.05)
+ready       a cold click: the reader's click on Start (nothing loaded before it: a reader who
+            saves data, for whom nothing starts on its own) to the first simulation frame drawn,
+            over a bare page that only loads Pyodide and imports sqlite3 (bench/pages/bare.html);
+            median of --rounds cold starts each, alternated (goal: at most 1.05)
+arrival     a reader who scrolls to chapter 5's live-queue at --speed px/s (from three screens
+            above it) and clicks Step the moment it is wholly in view: that click to the frame it
+            draws, over the same bare start (goal: at most 0.3); Python loads while they approach
+unreached   bytes fetched by a reader who reads each chapter down to where its first simulation is
+            still a screen and a half below the window: Pyodide's and the simulations' bytes
+            (goal: none) and all bytes
 step        live-queue's step() in Pyodide in Chromium over CPython, on the same scenario
             (bench/core_scenarios.py's: 16 workers, 1,000 jobs), timed by bench/step_timing.py
             (goal: at most 2)
@@ -55,6 +62,38 @@ LONG_TASKS = """() => {
   const count = () => { window.__frames += 1; requestAnimationFrame(count); };
   requestAnimationFrame(count);
 }"""
+ARRIVE = """async ({ id, speed }) => {   // scroll down at `speed` px/s to the widget, then click Step
+  const root = document.getElementById(id);
+  const inView = () => root.getBoundingClientRect().bottom <= innerHeight;
+  const from = scrollY;
+  await new Promise((resolve) => {
+    let began = null;
+    const tick = (now) => {
+      began ??= now;
+      scrollTo(0, from + speed * (now - began) / 1000);
+      if (inView()) resolve(); else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const arrived = performance.now();
+  const found = root.dataset.state;
+  const step = root.querySelector('[data-action="step"]');
+  await new Promise((resolve) => {
+    const wait = () => (root.dataset.state === "ready" && !step.disabled ? resolve() : requestAnimationFrame(wait));
+    wait();
+  });
+  const time = root.querySelector('[data-part="time"]');
+  const before = time.textContent;
+  const drawn = new Promise((resolve) => {
+    const wait = () => (time.textContent !== before ? resolve() : requestAnimationFrame(wait));
+    requestAnimationFrame(wait);
+  });
+  step.click();
+  await drawn;
+  return { ms: performance.now() - arrived, found };
+}"""
+SECTIONS = ("ready", "arrival", "unreached", "step", "smoothness", "weight")
+VIEWPORT = {"width": 1280, "height": 900}
 STEPS = 1000   # live-queue steps timed together (16 workers, 1,000 jobs, as core_scenarios)
 CHAPTERS_WITH_SIMS = ("03-the-queue.html", "04-the-worker.html", "05-leases.html", "06-retry.html",
                       "07-did-it-happen.html", "08-idempotency.html", "09-capstone.html", "10-the-real-world.html")
@@ -107,6 +146,57 @@ def ready_times(browser, url: str, rounds: int) -> tuple[list[float], list[float
             widget.append(pair["widget"][0])
             long_tasks += pair["widget"][1]
     return bare, widget, long_tasks
+
+
+def arrival(browser, url: str, speed: float) -> dict:
+    """A reader scrolling to chapter 5's live-queue from three screens above it: what they found on
+    arrival (data-state) and their click on Step -> its frame (ms)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(url + "05-leases.html")
+    page.wait_for_selector("html[data-sims-ready]", state="attached")
+    root = page.locator('.sim[data-sim="live-queue"]').first
+    top = root.evaluate("(root) => root.getBoundingClientRect().top + scrollY")
+    page.evaluate(f"() => scrollTo(0, {max(0, top - 3 * VIEWPORT['height'])})")
+    result = page.evaluate(ARRIVE, {"id": root.get_attribute("id"), "speed": speed})
+    context.close()
+    return result
+
+
+def words_per_minute(browser, url: str, speed: float) -> float:
+    """The reading speed `speed` px/s is on chapter 5's text, in words a minute."""
+    page = browser.new_page(viewport=VIEWPORT)
+    page.goto(url + "05-leases.html")
+    words, height = page.evaluate("() => { const main = document.querySelector('main'); "
+                                  "return [main.innerText.split(/\\s+/).length, main.scrollHeight]; }")
+    page.close()
+    return speed * 60 * words / height
+
+
+def unreached(browser, url: str, page_name: str) -> dict:
+    """Bytes fetched by a reader who reads down to where the page's first simulation is still a
+    screen and a half below the window, a screen at a time, a second a screen, then lingers."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    responses = []
+    page.on("response", lambda response: responses.append(response))
+    page.goto(url + page_name, wait_until="networkidle")
+    first = page.evaluate("() => document.querySelector('.sim[data-sim]').getBoundingClientRect().top + scrollY")
+    stop = max(0, first - 2.5 * VIEWPORT["height"])
+    y = 0
+    while y < stop:
+        y = min(stop, y + VIEWPORT["height"])
+        page.evaluate(f"() => scrollTo(0, {y})")
+        page.wait_for_timeout(1000)
+    page.wait_for_timeout(2000)
+    total = python = 0
+    for response in responses:
+        size = len(response.body())
+        total += size
+        if response.url[len(url):].startswith(("pyodide/", "assets/py/")):
+            python += size
+    context.close()
+    return {"total": total, "python": python, "screens": stop / VIEWPORT["height"]}
 
 
 def pyodide_step_seconds(browser, url: str, bundle: str) -> float:
@@ -172,6 +262,10 @@ def weight(browser, url: str, page_name: str) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="cold starts per side for `ready` (default 5)")
+    parser.add_argument("--speed", type=float, default=100,
+                        help="the arriving reader's scrolling speed in px/s (default 100: a brisk skim)")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS, metavar="SECTION",
+                        help=f"run only these sections ({', '.join(SECTIONS)}; arrival needs ready's bare start)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as temp:
@@ -191,41 +285,64 @@ def main() -> int:
             browser = playwright.chromium.launch(args=CHROMIUM_ARGS, **({"executable_path": executable} if executable else {}))
             print(f"Chromium {browser.version}; {args.rounds} cold starts per side (after one pair to warm up)\n")
 
-            bare, widget, loading_tasks = ready_times(browser, url, args.rounds)
-            ratio = statistics.median(widget) / statistics.median(bare)
-            pairs = statistics.median(w / b for w, b in zip(widget, bare))
-            print(f"ready       bare Pyodide + sqlite3: {' '.join(f'{ms:5.0f}' for ms in bare)} ms "
-                  f"(median {statistics.median(bare):.0f})")
-            print(f"            Start -> first frame:   {' '.join(f'{ms:5.0f}' for ms in widget)} ms "
-                  f"(median {statistics.median(widget):.0f})")
-            print(f"            ratio of medians {ratio:.3f}, median of paired ratios {pairs:.3f}   (goal <= 1.05)")
-            print(f"            main-thread long tasks while Python loaded: {len(loading_tasks)}"
-                  f"{f' (longest {max(loading_tasks):.0f} ms)' if loading_tasks else ''}\n")
+            only = set(args.only) | ({"ready"} if "arrival" in args.only else set())
+            if "ready" in only:
+                bare, widget, loading_tasks = ready_times(browser, url, args.rounds)
+                ratio = statistics.median(widget) / statistics.median(bare)
+                pairs = statistics.median(w / b for w, b in zip(widget, bare))
+                print(f"ready       bare Pyodide + sqlite3: {' '.join(f'{ms:5.0f}' for ms in bare)} ms "
+                      f"(median {statistics.median(bare):.0f})")
+                print(f"            Start -> first frame:   {' '.join(f'{ms:5.0f}' for ms in widget)} ms "
+                      f"(median {statistics.median(widget):.0f})")
+                print(f"            ratio of medians {ratio:.3f}, median of paired ratios {pairs:.3f}   (goal <= 1.05)")
+                print(f"            main-thread long tasks while Python loaded: {len(loading_tasks)}"
+                      f"{f' (longest {max(loading_tasks):.0f} ms)' if loading_tasks else ''}\n")
 
-            started = time.perf_counter()
-            cpython = cpython_step_seconds()
-            pyodide = pyodide_step_seconds(browser, url, bundle)
-            print(f"step        live-queue step(), 16 workers, 1,000 jobs, {STEPS:,} steps: CPython {cpython * 1e6:.1f} us, "
-                  f"Pyodide in Chromium {pyodide * 1e6:.1f} us")
-            print(f"            ratio {pyodide / cpython:.2f}   (goal <= 2)   [{time.perf_counter() - started:.0f} s]\n")
+            if 'arrival' in only:
+                arrivals = [arrival(browser, url, args.speed) for _ in range(args.rounds)]
+                arrive = [a["ms"] for a in arrivals]
+                wpm = words_per_minute(browser, url, args.speed)
+                print(f"arrival     scrolling at {args.speed:.0f} px/s ({wpm:.0f} words a minute on chapter 5), "
+                      f"then Step -> its frame: {' '.join(f'{ms:5.0f}' for ms in arrive)} ms (median "
+                      f"{statistics.median(arrive):.0f}); found on arrival: {', '.join(a['found'] for a in arrivals)}")
+                print(f"            ratio over the bare start {statistics.median(arrive) / statistics.median(bare):.3f}"
+                      f"   (goal <= 0.3)\n")
 
-            for label, page_name, query, speed in (
-                    ("chapter 9's live-queue at 1x", "09-capstone.html", "", "1"),
-                    ("16 workers, 1,000 jobs at 10x", "05-leases.html",
-                     "?sim-1.workers=16&sim-1.jobs=1000&sim-1.duration=2#sim-1", "10")):
-                result = smoothness(browser, url, page_name, query, speed)
-                longest = max(result["long"], default=0)
-                print(f"smoothness  {label}: {len(result['long'])} long tasks (longest {longest:.0f} ms), "
-                      f"{result['fps']:.0f} frames/s, {result['virtual']:.1f} virtual s in 10 s")
-            print("            (goal: no long task)\n")
+            if 'unreached' in only:
+                print("unreached   a reader who stops a screen and a half before the first simulation:")
+                for page_name in CHAPTERS_WITH_SIMS:
+                    result = unreached(browser, url, page_name)
+                    print(f"            {page_name:24} read {result['screens']:4.1f} screens: {result['total'] / 1000:6.1f} KB, "
+                          f"of which Python {result['python'] / 1000:.1f} KB")
+                print("            (goal: no Python)\n")
 
-            print("weight      before any interaction (served here / gzipped):")
-            for page_name in CHAPTERS_WITH_SIMS:
-                result = weight(browser, url, page_name)
-                python = [name for name in result["files"] if name.startswith(("pyodide/", "assets/py/"))]
-                print(f"            {page_name:24} {result['raw'] / 1000:6.1f} KB / {result['gzip'] / 1000:5.1f} KB "
-                      f"in {len(result['files'])} files" + (f"  PYTHON FETCHED: {python}" if python else ""))
-            print("            (goal: under 60 KB)")
+            if 'step' in only:
+                started = time.perf_counter()
+                cpython = cpython_step_seconds()
+                pyodide = pyodide_step_seconds(browser, url, bundle)
+                print(f"step        live-queue step(), 16 workers, 1,000 jobs, {STEPS:,} steps: CPython {cpython * 1e6:.1f} us, "
+                      f"Pyodide in Chromium {pyodide * 1e6:.1f} us")
+                print(f"            ratio {pyodide / cpython:.2f}   (goal <= 2)   [{time.perf_counter() - started:.0f} s]\n")
+
+            if 'smoothness' in only:
+                for label, page_name, query, speed in (
+                        ("chapter 9's live-queue at 1x", "09-capstone.html", "", "1"),
+                        ("16 workers, 1,000 jobs at 10x", "05-leases.html",
+                         "?sim-1.workers=16&sim-1.jobs=1000&sim-1.duration=2#sim-1", "10")):
+                    result = smoothness(browser, url, page_name, query, speed)
+                    longest = max(result["long"], default=0)
+                    print(f"smoothness  {label}: {len(result['long'])} long tasks (longest {longest:.0f} ms), "
+                          f"{result['fps']:.0f} frames/s, {result['virtual']:.1f} virtual s in 10 s")
+                print("            (goal: no long task)\n")
+
+            if 'weight' in only:
+                print("weight      before any interaction (served here / gzipped):")
+                for page_name in CHAPTERS_WITH_SIMS:
+                    result = weight(browser, url, page_name)
+                    python = [name for name in result["files"] if name.startswith(("pyodide/", "assets/py/"))]
+                    print(f"            {page_name:24} {result['raw'] / 1000:6.1f} KB / {result['gzip'] / 1000:5.1f} KB "
+                          f"in {len(result['files'])} files" + (f"  PYTHON FETCHED: {python}" if python else ""))
+                print("            (goal: under 60 KB)")
             browser.close()
         server.shutdown()
     return 0

@@ -42,10 +42,12 @@ def _version(data: bytes) -> str:
 
 
 def python_files(simulations_dir: Path, tinyq: Path) -> dict[str, str]:
-    """{path inside /app: text} for the simulations package and tinyq.py beside it."""
+    """{path inside /app: text} for the simulations package, and tinyq.py with the modules
+    of its own beside it (tinyq_*.py, e.g. its SQL)."""
     files = {f"simulations/{path.name}": path.read_text(encoding="utf-8")
              for path in sorted(simulations_dir.glob("*.py"))}
-    files["tinyq.py"] = tinyq.read_text(encoding="utf-8")
+    for path in [tinyq, *sorted(tinyq.parent.glob("tinyq_*.py"))]:
+        files[path.name] = path.read_text(encoding="utf-8")
     return files
 
 

@@ -4,7 +4,9 @@ theme/
   site.json        the guide's title and description
   templates/       base.html and one template per kind of page; sim/ for simulation embeds
   css/*.css        concatenated in name order into assets/site.css (tokens first)
-  js/*.js          the site's scripts, one per feature, copied to assets/js/
+  js/*.js          the site's scripts, one per feature: theme-init.js (a classic script, run before the
+                   first paint) copied to assets/js/; the features (FEATURES) bundled in that order
+                   into one module, assets/js/site.js, so that a page makes one request for them
   static/          copied as they are to assets/ (the favicon)
 
 Every asset URL carries `?v=<hash>` of its content, so a reader never runs a stale script.
@@ -23,6 +25,12 @@ from markupsafe import Markup
 from builder.problems import Problems
 
 STATIC_ID = re.compile(r'\bid="([A-Za-z][\w-]*)"')
+# The features every page runs, in the order they start. Each is a module with no static import or
+# export of its own (a dynamic import() is fine), bundled into assets/js/site.js, each in its own
+# block, so its names stay its own and one that throws does not stop the others.
+FEATURES = ("aliases", "theme-toggle", "sidebar", "page-toc", "code-blocks", "scrollable", "keyboard-nav", "search",
+            "print", "progress", "fullscreen")   # aliases first: it rewrites an old link before the sims read it
+STATIC_IMPORT = re.compile(r"^\s*(import\s*[\w{*'\"]|export\b)", re.M)
 
 
 def seconds(value) -> str:
@@ -59,11 +67,30 @@ class Theme:
                for p in sorted((self.folder / "css").glob("*.css"))]
         files["assets/site.css"] = "\n".join(css).encode("utf-8")
         for path in sorted((self.folder / "js").glob("*.js")):
-            files[f"assets/js/{path.name}"] = path.read_bytes()
+            if path.stem not in FEATURES:
+                files[f"assets/js/{path.name}"] = path.read_bytes()
+        files["assets/js/site.js"] = self._bundle().encode("utf-8")
         static = self.folder / "static"
         for path in sorted(p for p in static.rglob("*") if p.is_file()):
             files[f"assets/{path.relative_to(static).as_posix()}"] = path.read_bytes()
         return files
+
+    def _bundle(self) -> str:
+        """The FEATURES as one module: each file's text in a block, its errors reported, not thrown."""
+        parts = ["// The site's features, bundled by builder/theme.py from theme/js/ (one file each).\n"]
+        for name in FEATURES:
+            path = self.folder / "js" / f"{name}.js"
+            if not path.is_file():
+                continue
+            text = path.read_text(encoding="utf-8")
+            found = STATIC_IMPORT.search(text)
+            if found:
+                line = text.count("\n", 0, found.start()) + 1
+                self.problems.add(self.shown(path), line, "a feature script cannot import or export statically "
+                                  "(the features are bundled into one module): use import() or a sims/ module")
+                continue
+            parts.append(f"// theme/js/{name}.js\ntry {{\n{text}\n}} catch (error) {{\n  reportError(error);\n}}\n")
+        return "\n".join(parts)
 
     def asset(self, path: str) -> str:
         """`js/search.js` -> `assets/js/search.js?v=1a2b3c4d5e` (relative to the site's root)."""

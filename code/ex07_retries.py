@@ -88,16 +88,16 @@ def open_queue():
 
 def bank_charge(db, account, amount):
     """Ask the bank to take `amount` dollars from `account`.
-    Raises if no reply comes back."""
+    Raises TimeoutError if no reply comes back."""
     roll = rng.random()
-    if roll < LOSE_REQUEST:
-        # Lost on the way there: the bank never heard of it.
-        raise ConnectionError("bank unreachable")
-    db.execute("UPDATE accounts SET balance = balance - ? WHERE name = ?",
-               (amount, account))
+    if roll >= LOSE_REQUEST:
+        # The request got there: the bank charges, in its own books.
+        db.execute("UPDATE accounts SET balance = balance - ? WHERE name = ?",
+                   (amount, account))
     if roll < LOSE_REQUEST + LOSE_REPLY:
-        # Lost on the way back: the bank HAS charged, but all we get is
-        # silence, and silence is what a lost request looks like too.
+        # The request was lost on the way there (nothing happened), or the
+        # reply on the way back (the bank HAS charged). Either way we wait,
+        # nothing comes, and all we learn is that time ran out.
         raise TimeoutError("bank did not answer")
 
 

@@ -95,29 +95,29 @@ def open_queue():
 
 def bank_charge(db, account, amount, key):
     """Ask the bank to take `amount` dollars from `account`, once per `key`.
-    Raises if no reply comes back."""
+    Raises TimeoutError if no reply comes back."""
     roll = rng.random()
-    if roll < LOSE_REQUEST:
-        # Lost on the way there: the bank never heard of it.
-        raise ConnectionError("bank unreachable")
-    # At the bank: look the key up, charge, and write the key down, all in
-    # ONE transaction, so it never charges without remembering, or the
-    # reverse. `with db` commits at the end, or rolls back on an error.
-    with db:
-        db.execute("BEGIN IMMEDIATE")
-        seen = db.execute("SELECT reply FROM bank_keys WHERE key = ?",
-                          (key,)).fetchone()
-        if seen is None:
-            db.execute("UPDATE accounts SET balance = balance - ?"
-                       " WHERE name = ?", (amount, account))
-            db.execute("INSERT INTO bank_keys (key, reply) VALUES (?, ?)",
-                       (key, f"charged ${amount}"))
-        else:
-            print(f"bank   key {key} seen before ({seen[0]}): "
-                  "no new charge")
+    if roll >= LOSE_REQUEST:
+        # The request got there. At the bank: look the key up, charge, and
+        # write the key down, all in ONE transaction, so it never charges
+        # without remembering, or the reverse. `with db` commits at the end,
+        # or rolls back on an error.
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            seen = db.execute("SELECT reply FROM bank_keys WHERE key = ?",
+                              (key,)).fetchone()
+            if seen is None:
+                db.execute("UPDATE accounts SET balance = balance - ?"
+                           " WHERE name = ?", (amount, account))
+                db.execute("INSERT INTO bank_keys (key, reply) VALUES (?, ?)",
+                           (key, f"charged ${amount}"))
+            else:
+                print(f"bank   key {key} seen before ({seen[0]}): "
+                      "no new charge")
     if roll < LOSE_REQUEST + LOSE_REPLY:
-        # Lost on the way back: the bank HAS charged, but all we get is
-        # silence, and silence is what a lost request looks like too.
+        # The request was lost on the way there (nothing happened), or the
+        # reply on the way back (the bank HAS charged). Either way we wait,
+        # nothing comes, and all we learn is that time ran out.
         raise TimeoutError("bank did not answer")
 
 

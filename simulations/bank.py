@@ -5,6 +5,7 @@ charged, and it remembers idempotency keys, as a payment API such as Stripe's do
 The bank's tables live in their own in-memory database, attached to the simulation's
 connection as `bank`: the queue cannot see them, only the simulation's ledger does.
 """
+from ._core import tinyq
 
 BANK_SCHEMA = """
 CREATE TABLE bank.accounts (name TEXT PRIMARY KEY, balance INTEGER NOT NULL);   -- dollars
@@ -57,8 +58,7 @@ class FlakyBank:
             self.lost_requests += 1
             raise ConnectionError("the request never reached the bank")
         # Inside the bank: the key check and the charge are one transaction.
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with tinyq.transaction(self.db):
             if key is None or self.db.execute(REMEMBER_KEY, (key,)).rowcount == 1:
                 self.db.execute("UPDATE bank.accounts SET balance = balance - ? WHERE name = ?",
                                 (amount, account))
@@ -68,10 +68,6 @@ class FlakyBank:
             else:
                 self.absorbed += 1
                 self.last_answer = "already done"
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         if reply_lost:
             self.lost_replies += 1
             raise TimeoutError("no reply from the bank")

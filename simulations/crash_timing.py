@@ -247,16 +247,9 @@ class CrashTiming(Simulation):
     @contextmanager
     def _unfenced_complete(self, job):
         """complete() with the token check removed: the broken variant."""
-        db = self.queue.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with tinyq.transaction(self.queue.db) as db:
             yield db
             db.execute(UNFENCED_DONE, {"id": job.id})
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
 
     def _send_email(self, who, key):
         sent = self.queue.db.execute(SEND_EMAIL, {"worker": who, "key": key}).rowcount

@@ -114,9 +114,10 @@ class LiveQueue(Simulation):
             self._enqueue(min(arrivals, room))
 
     def _report_expired_leases(self, before):
-        for job_id, token in self.queue.db.execute(
-                "SELECT id, token FROM jobs WHERE status = 'running' AND locked_until > ? "
-                "AND locked_until <= ? ORDER BY locked_until, id", (before, self.clock.now)):
+        for job_id, token, attempts in self.queue.db.execute(
+                "SELECT id, token, attempts FROM jobs WHERE status = 'running' "
+                "AND locked_until >= ? AND locked_until < ? ORDER BY locked_until, id",
+                (before, self.clock.now)):
             holder = self._holder(token)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"
@@ -124,7 +125,12 @@ class LiveQueue(Simulation):
                 why = f"worker {holder.number}, which held it, is dead"
             else:
                 why = f"worker {holder.number} is still {holder.state}: slow, not dead"
-            self.emit(f"job {job_id}'s lease ran out ({why}); another worker may claim it")
+            if attempts >= self.queue.max_attempts:   # tinyq's delivery cap
+                self.emit(f"job {job_id}'s lease ran out ({why}) on its last attempt "
+                          f"({attempts} of {self.queue.max_attempts}): the next claim marks it "
+                          f"dead")
+            else:
+                self.emit(f"job {job_id}'s lease ran out ({why}); another worker may claim it")
 
     def _advance(self, worker):
         tick = self.ticks
@@ -275,11 +281,10 @@ class LiveQueue(Simulation):
 
     def _enqueue(self, count):
         first = self.total + 1
-        self.queue.db.execute("BEGIN")
-        for _ in range(count):
-            self.queue.enqueue("send_email", {"n": len(self.emails)})
-            self.emails.append(0)
-        self.queue.db.execute("COMMIT")
+        with tinyq.transaction(self.queue.db):
+            for _ in range(count):
+                self.queue.enqueue("send_email", {"n": len(self.emails)})
+                self.emails.append(0)
         ids = f"job {first}" if count == 1 else f"jobs {first}–{first + count - 1}"
         self.emit(f"{ids} enqueued")
 
@@ -333,7 +338,7 @@ class LiveQueue(Simulation):
             "jobs_total": self.total,
             "depth": queued,
             "running": running,
-            "done": self.total - queued - running,
+            "done": self._count("done"),
             "oldest_wait": 0.0 if oldest is None else round(self.clock.now - oldest, 3),
             "throughput": round(len(self.acked) / window, 3),
             "attempts_per_job": round(self.done_attempts / self.done_count, 3)
@@ -351,6 +356,10 @@ class LiveQueue(Simulation):
                  f"{plural(self.emails_sent, 'email')} sent")
         if self.duplicates:
             words += f" ({plural(self.duplicates, 'duplicate')})"
+        dead = self._count("dead")
+        if dead:
+            words += (f"; {plural(dead, 'job')} dead (the lease ran out on the last of "
+                      f"{self.queue.max_attempts} attempts)")
         if self._stuck():
             words += (f"; every worker is dead, so {plural(self.total - self.done_count, 'job')}"
                       f" will wait forever")

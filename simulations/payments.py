@@ -58,10 +58,9 @@ class Payments(Simulation):
         self.key_rng = random.Random(f"{seed}:keys")
         self.bank.open_account("alice", START_BALANCE)
         self.queue.handler("charge")(self._charge)
-        self.queue.db.execute("BEGIN")
-        for order in range(1, self.params["charges"] + 1):
-            self.queue.enqueue("charge", {"order": order, "amount": PRICE})
-        self.queue.db.execute("COMMIT")
+        with tinyq.transaction(self.queue.db):
+            for order in range(1, self.params["charges"] + 1):
+                self.queue.enqueue("charge", {"order": order, "amount": PRICE})
         self.attempts = 0
         self.emit(f"Alice has ${START_BALANCE}; {plural(self.params['charges'], 'charge')} "
                   f"of ${PRICE} queued")

@@ -28,8 +28,9 @@ LEASE = 3600.0           # long enough never to run out here: this is a race, no
 
 # The look-then-grab claim, as the guide's chapter 4 first writes it (broken on purpose).
 NAIVE_LOOK = "SELECT id, args FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1"
-NAIVE_GRAB = "UPDATE jobs SET status = 'running', attempts = attempts + 1 WHERE id = :id"
-NAIVE_DONE = "UPDATE jobs SET status = 'done' WHERE id = :id"
+NAIVE_GRAB = ("UPDATE jobs SET status = 'running', attempts = attempts + 1, "
+              "locked_until = :now + :lease WHERE id = :id")
+NAIVE_DONE = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = :id"
 
 PROGRAMS = {"naive": ("look", "grab", "send", "done"), "atomic": ("claim", "send", "ack")}
 
@@ -110,7 +111,8 @@ class Race(Simulation):
         self._next(worker)
 
     def _do_grab(self, worker):
-        self.queue.db.execute(NAIVE_GRAB, {"id": worker.job_id})
+        self.queue.db.execute(NAIVE_GRAB, {"id": worker.job_id, "now": self.clock.now,
+                                           "lease": LEASE})
         self.emit(f"{worker.name} grabbed job {worker.job_id}: running")
         self._next(worker)
 

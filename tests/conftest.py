@@ -60,3 +60,29 @@ def real_site(tmp_path_factory):
     server, site = serve(folder)
     yield site
     server.shutdown()
+
+
+# --- PostgreSQL (exercise 9): one throwaway server per test session -----------------------------
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for this session (tests/postgres/server.py starts it).
+
+    Where none can be started, a test that needs one fails with the reason on CI (CI=true),
+    and is skipped with the reason elsewhere: never silently.
+    """
+    from tests.postgres import server
+    try:
+        running = server.start()
+    except server.NoServer as error:
+        if server.in_ci():
+            pytest.fail(f"PostgreSQL is needed here and could not be started: {error}")
+        pytest.skip(f"no PostgreSQL server: {error}")
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def pg_conninfo(pg_server):
+    """A connection string for a fresh, empty schema on the session's server."""
+    return pg_server.fresh_schema()

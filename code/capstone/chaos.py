@@ -4,14 +4,19 @@
     python3 chaos.py --seed 7            # the same bad luck as last time
     python3 chaos.py --chaos 0.3         # crueller: more crashes
     TINYQ_NO_KEYS=1 python3 chaos.py     # break it: the world forgets every key
+    python3 chaos.py --backend postgres  # exercise 9: the jobs in PostgreSQL, 8 workers
 
-Run it from code/capstone: it writes shop.db and world.db in the current folder.
+Run it from code/capstone: it writes shop.db and world.db in the current folder (with
+--backend postgres, the jobs and customers go to the server that --dsn or the PG*
+variables name, and only world.db, the outside world, stays a file here).
 """
 import argparse
+import os
 import random
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import shop
@@ -27,15 +32,26 @@ def start_worker(options):
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def cause_of_death(error_text, returncode):
+    """The last line of a dead worker's traceback ("sqlite3.OperationalError: database is
+    locked"), or its exit status when it printed no error."""
+    lines = [line for line in error_text.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else f"exit status {returncode}"
+
+
 def supervise(options):
     """Keep `options.workers` workers running until the work is finished.
 
     Like systemd's Restart=on-failure or a Kubernetes restart policy, a worker
-    that crashed is replaced at once. A worker that found nothing left to do
-    exits normally and is not replaced. Returns the number of crashes.
+    that the chaos monkey killed is replaced at once. A worker that found nothing
+    left to do exits normally and is not replaced. A worker that died of anything
+    else (an exception) is not replaced either: it is counted, with its cause, so
+    that no such death hides behind the restarts. Returns (the number of chaos
+    crashes, a Counter of the other causes of death).
     """
     workers = []
     crashes = 0
+    deaths = Counter()
     deadline = time.monotonic() + TIME_LIMIT
     try:
         workers += [start_worker(options) for _ in range(options.workers)]
@@ -47,23 +63,26 @@ def supervise(options):
                 workers.remove(worker)
                 for line in worker.stdout.read().splitlines():
                     print(f"  [{worker.pid}] {line}", flush=True)
-                sys.stderr.write(worker.stderr.read())      # its error, if it had one
+                error = worker.stderr.read()
+                sys.stderr.write(error)                     # its error, if it had one
                 if worker.returncode == shop.CRASHED:
                     crashes += 1
                     workers.append(start_worker(options))
                 elif worker.returncode != 0:
-                    sys.exit(f"worker {worker.pid} failed with exit status "
-                             f"{worker.returncode} (not a chaos crash): see its error above")
+                    deaths[cause_of_death(error, worker.returncode)] += 1
+                    print(f"worker {worker.pid} died of an error (not a chaos crash): "
+                          f"see its error above", file=sys.stderr, flush=True)
     finally:
         for worker in workers:      # stopped early (Ctrl-C, an error): take the rest down
             worker.kill()
             worker.wait()
-    return crashes
+    return crashes, deaths
 
 
-def audit(emails):
-    """Check every customer's books; return a list of problems (empty when all is well)."""
-    problems = []
+def audit(emails, deaths):
+    """Check every customer's books, and that no worker died of an error (a Counter of
+    causes); return a list of problems (empty when all is well)."""
+    problems = [f"{plural(count, 'worker')} died of {cause}" for cause, count in deaths.items()]
     for email in emails:
         sent = shop.world.emails_to(email)
         paid = shop.world.charged(email)
@@ -81,15 +100,22 @@ def audit(emails):
     return problems
 
 
-def report(crashes, seconds):
+def plural(count, word):
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def report(crashes, deaths, seconds):
     """Print the figures of the run."""
     db = shop.queue.db
     attempts, retried = db.execute(
-        "SELECT sum(attempts), coalesce(sum(attempts > 1), 0) FROM jobs").fetchone()
+        "SELECT sum(attempts), count(*) FILTER (WHERE attempts > 1) FROM jobs").fetchone()
     statuses = db.execute("SELECT status, count(*) FROM jobs GROUP BY status ORDER BY status")
     tally = shop.world.tally()
     print(f"finished in {seconds:.1f}s")
     print(f"workers killed by the monkey:  {crashes}")
+    print(f"workers dead of an error:      {sum(deaths.values())}")
+    for cause, count in deaths.most_common():
+        print(f"  {count} x {cause}")
     print(f"attempts, all jobs together:   {attempts}")
     print(f"jobs that needed a retry:      {retried}")
     print(f"requests the network lost:     {tally['requests lost']}")
@@ -121,7 +147,12 @@ def main(argv):
     parser.add_argument("--chaos", type=chance, default=0.1,
                         help="chance that each crash point kills its worker (default 0.1)")
     parser.add_argument("--customers", type=whole(1, 500), default=20)
-    parser.add_argument("--workers", type=whole(1, 16), default=3)
+    parser.add_argument("--workers", type=whole(1, 16),
+                        help="worker processes (default 3 on sqlite, 8 on postgres)")
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default=shop.BACKEND,
+                        help="where the jobs live (default sqlite: shop.db)")
+    parser.add_argument("--dsn", default=os.environ.get("TINYQ_DSN", ""),
+                        help="postgres only: a connection string (default: the PG* variables)")
     parser.add_argument("--lease", type=float, default=shop.LEASE,
                         help=f"seconds a claim lasts (default {shop.LEASE})")
     options = parser.parse_args(argv)
@@ -129,6 +160,13 @@ def main(argv):
         options.seed = random.randrange(1000)
     if not options.lease > 0:
         parser.error("argument --lease: must be a number of seconds above 0")
+    if options.backend != shop.BACKEND or options.dsn != os.environ.get("TINYQ_DSN", ""):
+        # shop.py opened its queue when it was imported: start again with the backend in the
+        # environment, where shop.py (here and in every worker) reads it.
+        os.environ.update(TINYQ_BACKEND=options.backend, TINYQ_DSN=options.dsn)
+        os.execv(sys.executable, [sys.executable, __file__, *argv])
+    if options.workers is None:
+        options.workers = 8 if options.backend == "postgres" else 3
 
     shop.reset()
     emails = [f"customer{n:02d}@example.com" for n in range(options.customers)]
@@ -136,15 +174,16 @@ def main(argv):
         shop.signup(email)
     print(f"seed {options.seed}: signed up {len(emails)} customers, "
           f"{len(emails) * len(shop.JOB_KINDS)} jobs queued")
-    print(f"running {options.workers} workers; each crash point kills its worker "
+    where = " on PostgreSQL" if options.backend == "postgres" else ""
+    print(f"running {options.workers} workers{where}; each crash point kills its worker "
           f"with chance {options.chaos}")
     print()
     started = time.monotonic()
-    crashes = supervise(options)
+    crashes, deaths = supervise(options)
     print()
-    report(crashes, time.monotonic() - started)
+    report(crashes, deaths, time.monotonic() - started)
     print()
-    problems = audit(emails)
+    problems = audit(emails, deaths)
     if problems:
         print(f"AUDIT FAILED: {len(problems)} problem(s)")
         for problem in problems:

@@ -3,7 +3,9 @@
     python3 shop.py work [--chaos 0.1] [--seed 7] [--lease 1.0]
 
 runs one worker until no job is queued or running. chaos.py starts several of
-these and restarts the ones the chaos monkey kills. Each job's effect is
+these and restarts the ones the chaos monkey kills. With TINYQ_BACKEND=postgres
+(exercise 9) the jobs and customers live in PostgreSQL instead of shop.db: the
+server named by TINYQ_DSN, or by the PGHOST, PGPORT, PGUSER ... variables. Each job's effect is
 protected in one of two ways (chapter 8): an effect in another system carries an
 idempotency key; an effect in our own database is committed with the ack.
 """
@@ -17,10 +19,18 @@ if sqlite3.sqlite_version_info < (3, 35, 0):
     sys.exit(f"the capstone needs SQLite 3.35 or newer (for UPDATE ... RETURNING); "
              f"this Python has SQLite {sqlite3.sqlite_version}")
 
-from tinyq import Queue            # noqa: E402 (after the version check, on purpose)
-from world import World, dice      # noqa: E402
+from world import World, dice      # noqa: E402 (after the version check, on purpose)
 
-DB = "shop.db"
+BACKEND = os.environ.get("TINYQ_BACKEND", "sqlite")
+if BACKEND == "sqlite":
+    from tinyq import Queue, transaction      # noqa: E402
+    DB = "shop.db"
+elif BACKEND == "postgres":   # exercise 9: needs psycopg (pip install -r requirements-ex09.txt)
+    from tinyq_pg import Queue, transaction   # noqa: E402
+    DB = os.environ.get("TINYQ_DSN", "")
+else:
+    sys.exit(f"TINYQ_BACKEND must be sqlite or postgres, not {BACKEND!r}")
+
 LEASE = 1.0           # seconds; each of our jobs takes a few milliseconds
 MAX_ATTEMPTS = 30     # the chaos monkey is far crueller than a real network
 SIGNUP_FEE = 5        # dollars
@@ -39,16 +49,10 @@ chaos = 0.0           # chance that each crash point kills the worker (set by --
 
 def signup(email):
     """Create the customer and queue its three jobs, in one transaction: all or nothing."""
-    queue.db.execute("BEGIN IMMEDIATE")
-    try:
-        queue.db.execute("INSERT INTO customers (email) VALUES (?)", (email,))
+    with transaction(queue.db) as db:
+        db.execute("INSERT INTO customers (email) VALUES (?)", (email,))
         for kind in JOB_KINDS:
             queue.enqueue(kind, {"email": email}, unique_key=f"{kind}:{email}")
-        queue.db.execute("COMMIT")
-    except BaseException:
-        if queue.db.in_transaction:   # a Ctrl-C may arrive just after the COMMIT
-            queue.db.execute("ROLLBACK")
-        raise
 
 
 def maybe_crash(job, moment):
@@ -107,7 +111,8 @@ def work():
 
 def reset():
     """Empty the shop and the world, for a fresh run."""
-    queue.db.executescript("DELETE FROM jobs; DELETE FROM customers;")
+    queue.db.execute("DELETE FROM jobs")
+    queue.db.execute("DELETE FROM customers")
     world.reset()
 
 

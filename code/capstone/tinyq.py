@@ -4,79 +4,57 @@ A job is a row of the table `jobs`, always in one of four states:
 
     enqueue --> queued --claim--> running --ack--> done
                   ^                 |   |
-                  +--fail: retry----+   +--fail, no attempts left--> dead
+                  +--fail: retry----+   +--fail: permanent, or no attempts left--> dead
+                  +--release--------+   +--lease ran out on its last attempt-----> dead
 
-A running job whose lease has run out may be claimed again, with a new token.
-Each move is one guarded UPDATE whose row count is checked. Times are seconds
-read from the clock you pass in (time.time by default) and handed to SQL as
-parameters: SQL never reads a clock, so a simulation can run tinyq on virtual time.
-Standard library only; needs SQLite 3.35 or newer for UPDATE ... RETURNING.
+A lease of L seconds claimed at t covers [t, t + L]: its holder may still finish at t + L;
+another worker may take the job over (with a new token) only when now > t + L. Each move
+is one guarded UPDATE whose row count is checked. Times are seconds from the clock you
+pass in, handed to SQL as parameters: SQL never reads a clock, so a simulation can run
+tinyq on virtual time. Standard library only; needs SQLite 3.35+ (UPDATE ... RETURNING).
 """
 import json
+import logging
 import random
 import sqlite3
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-STATES = ("queued", "running", "done", "dead")
+# The table and every statement, in SQLite's dialect, are in tinyq_sql.py beside this file.
+from tinyq_sql import (BURY_EXPIRED, CLAIM_JOB, EXTEND_LEASE, INSERT_JOB, MARK_DEAD,  # noqa: F401
+                       MARK_DONE, MARK_RETRY, RELEASE_JOB, SCHEMA, STATES, TOKEN_TAKEN)
+
 MIN_SQLITE = (3, 35, 0)  # RETURNING: https://www.sqlite.org/lang_returning.html
-
-SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS jobs (
-    id           INTEGER PRIMARY KEY,
-    kind         TEXT NOT NULL,                 -- which handler runs it
-    args         TEXT NOT NULL,                 -- a JSON object
-    status       TEXT NOT NULL DEFAULT 'queued' CHECK (status IN {STATES}),
-    attempts     INTEGER NOT NULL DEFAULT 0,    -- how many times it was claimed
-    run_at       REAL NOT NULL,                 -- seconds: not to be claimed before
-    locked_until REAL,                          -- seconds: when the lease runs out
-    token        INTEGER,                       -- fencing token of the latest claim
-    unique_key   TEXT UNIQUE,                   -- the producer's idempotency key
-    last_error   TEXT
-);
-CREATE INDEX IF NOT EXISTS jobs_due ON jobs (run_at, id) WHERE status = 'queued';
-CREATE INDEX IF NOT EXISTS jobs_leased ON jobs (locked_until, id) WHERE status = 'running';
-CREATE INDEX IF NOT EXISTS jobs_token ON jobs (token);
-"""
-
-INSERT_JOB = """
-INSERT INTO jobs (kind, args, run_at, unique_key) VALUES (:kind, :args, :run_at, :key)
-ON CONFLICT (unique_key) DO NOTHING
-RETURNING id"""
-
-# Look and take in one statement, so two workers can never both win a job.
-CLAIM_JOB = """
-UPDATE jobs
-   SET status = 'running',
-       attempts = attempts + 1,
-       locked_until = :now + :lease,
-       token = (SELECT ifnull(max(token), 0) + 1 FROM jobs)
- WHERE id = coalesce(
-       -- first, a job whose lease ran out (its worker is presumed dead) ...
-       (SELECT id FROM jobs WHERE status = 'running' AND locked_until <= :now
-         ORDER BY locked_until, id LIMIT 1),
-       -- ... else the queued job that has been due the longest
-       (SELECT id FROM jobs WHERE status = 'queued' AND run_at <= :now
-         ORDER BY run_at, id LIMIT 1))
-RETURNING id, kind, args, attempts, token"""
-
-# Each finish only touches the job while this claim's token still holds it.
-MARK_DONE = """
-UPDATE jobs SET status = 'done', locked_until = NULL
- WHERE id = :id AND token = :token AND status = 'running'"""
-
-MARK_RETRY = """
-UPDATE jobs SET status = 'queued', run_at = :run_at, locked_until = NULL, last_error = :error
- WHERE id = :id AND token = :token AND status = 'running'"""
-
-MARK_DEAD = """
-UPDATE jobs SET status = 'dead', locked_until = NULL, last_error = :error
- WHERE id = :id AND token = :token AND status = 'running'"""
+BUSY_TIMEOUT = 5.0       # seconds SQLite waits for another connection's lock before "locked"
+BUSY_RETRIES = 8         # then tinyq waits a little (backoff and jitter) and tries again
+log = logging.getLogger("tinyq")
 
 
 class LeaseLost(Exception):
     """A finish found the job no longer held by this claim's token: nothing was written."""
+
+
+class Permanent(Exception):
+    """Raise it in a handler when trying again cannot help (a card declined, an address
+    that does not exist): work_one() makes the job dead at once, without a retry."""
+
+
+@contextmanager
+def transaction(db):
+    """`with transaction(db) as db:` runs the block as one transaction on a connection
+    opened with isolation_level=None: BEGIN IMMEDIATE, then COMMIT, or ROLLBACK if the
+    block raises anything (which then goes on). IMMEDIATE takes the write lock at BEGIN;
+    other writers wait until COMMIT, so keep the block short. Raises
+    sqlite3.OperationalError ("database is locked") after BUSY_TIMEOUT seconds of waiting."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:   # a Ctrl-C may arrive just after the COMMIT
+            db.execute("ROLLBACK")
+        raise
 
 
 def backoff(attempt, base, cap):
@@ -94,6 +72,11 @@ def jitter(delay, rng):
     return delay / 2 + rng.uniform(0, delay / 2)
 
 
+def is_busy(error):
+    """True for SQLite's "database is locked": another connection held a lock too long."""
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
+
+
 @dataclass
 class Job:
     """One claim of one job, as a handler receives it.
@@ -101,7 +84,7 @@ class Job:
     `token` is the claim's fencing token: a number that grows with every claim, so a
     worker whose lease ran out and whose job was claimed again cannot finish it
     (Kleppmann, Designing Data-Intensive Applications, ch. 8, "Fencing tokens").
-    `outcome` says how this claim ended: 'done', 'queued' (a retry), 'dead' or 'lease lost'.
+    `outcome` says how this claim ended: 'done', 'queued', 'dead' or 'lease lost'.
     """
     id: int
     kind: str
@@ -120,17 +103,12 @@ class Job:
 
         Both are committed together, or neither: if the block raises, or the token no
         longer holds the job, everything is rolled back (LeaseLost in the second case).
+        The block holds the database's write lock throughout, so every other worker's
+        claim and ack waits for it: only fast, local writes inside (no network, no sleep).
         """
-        db = self.queue.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.queue.transaction(self.queue.db) as db:
             yield db
-            self.queue._guarded(self, MARK_DONE, {})
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
+            self.queue._guarded(self, self.queue.MARK_DONE, {})
         self.outcome = "done"
 
 
@@ -142,16 +120,20 @@ def _require(ok, message):
 class Queue:
     """A job queue in one SQLite database: a file path, or ":memory:".
 
-    lease: seconds a claim holds its job before another worker may take it over (a lease:
-      Gray and Cheriton, SOSP 1989; Amazon SQS calls it the visibility timeout).
-    max_attempts: claims a job gets before a failure makes it dead.
+    lease: seconds a claim holds its job: [claim time, claim time + lease], both ends
+      included (a lease: Gray and Cheriton, SOSP 1989; SQS calls it the visibility timeout).
+    max_attempts: claims a job gets: a failure, or a lease that runs out, on the last
+      one makes it dead.
     backoff_base, backoff_cap: seconds, for the delay before a retry (see backoff()).
-    clock: a function returning the time in seconds; rng: a random.Random for jitter.
-    Raises RuntimeError when Python's SQLite is older than 3.35, ValueError for a bad setting.
+    clock: a function returning the time in seconds; rng: a random.Random for jitter;
+      sleep: a function that waits seconds, between tries while the database is busy.
+    A file database is put in WAL mode (https://www.sqlite.org/wal.html). Raises
+    RuntimeError for SQLite older than 3.35 or an older tinyq's file, ValueError for a
+    bad setting.
     """
 
     def __init__(self, path=":memory:", *, lease=30.0, max_attempts=5, backoff_base=1.0,
-                 backoff_cap=300.0, clock=time.time, rng=None):
+                 backoff_cap=300.0, clock=time.time, rng=None, sleep=time.sleep):
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise RuntimeError(
                 f"tinyq needs SQLite 3.35 or newer (for UPDATE ... RETURNING); this "
@@ -167,12 +149,27 @@ class Queue:
                  f"{backoff_base!r} and {backoff_cap!r}")
         self.lease, self.max_attempts = lease, max_attempts
         self.backoff_base, self.backoff_cap = backoff_base, backoff_cap
-        self.clock = clock
+        self.clock, self.sleep = clock, sleep
         self.rng = random.Random() if rng is None else rng
         self.handlers = {}
+        self.db = self._connect(path)
+
+    # The statements by name, so that tinyq_pg.Queue can swap in PostgreSQL's (exercise 9).
+    INSERT_JOB, BURY_EXPIRED, CLAIM_JOB, TOKEN_TAKEN = (INSERT_JOB, BURY_EXPIRED, CLAIM_JOB,
+                                                        TOKEN_TAKEN)
+    MARK_DONE, MARK_RETRY, MARK_DEAD = MARK_DONE, MARK_RETRY, MARK_DEAD
+    EXTEND_LEASE, RELEASE_JOB = EXTEND_LEASE, RELEASE_JOB
+    transaction = staticmethod(transaction)
+
+    def _connect(self, path):
         # isolation_level=None: no hidden BEGIN; we open transactions ourselves.
-        self.db = sqlite3.connect(path, isolation_level=None)
-        self.db.executescript(SCHEMA)
+        db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
+        self._retrying(lambda: db.execute("PRAGMA journal_mode = WAL").fetchall())
+        self._retrying(lambda: db.executescript(SCHEMA))
+        if "claimed_by" not in {column[1] for column in db.execute("PRAGMA table_info(jobs)")}:
+            db.close()
+            raise RuntimeError(f"{path} holds the jobs table of an older tinyq: delete the file")
+        return db
 
     def handler(self, kind):
         """Decorator: register `function(job)` as the handler for jobs of this kind."""
@@ -196,16 +193,26 @@ class Queue:
             raise TypeError(f"args must hold only JSON values: {error}") from None
         _require(isinstance(delay, (int, float)) and delay >= 0,
                  f"delay must be a number of seconds from 0, got {delay!r}")
-        rows = self.db.execute(INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
-                                            "run_at": self.clock() + delay}).fetchall()
+        rows = self.db.execute(self.INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
+                                            "now": self.clock(), "delay": delay}).fetchall()
         return rows[0][0] if rows else None
 
-    def claim(self):
-        """Take one job, or return None: a running job whose lease has run out, else the
-        queued job due the longest. It becomes running, with attempts + 1, a lease until
-        now + lease seconds, and a fresh fencing token. One statement, so it is atomic."""
-        # fetchall() runs the statement to its end, which releases SQLite's write lock.
-        rows = self.db.execute(CLAIM_JOB, {"now": self.clock(), "lease": self.lease}).fetchall()
+    def claim(self, worker=None):
+        """Take one job, or return None: a running job whose lease has run out (now >
+        locked_until), else the queued job due the longest. It becomes running, with
+        attempts + 1, a lease until now + lease seconds, the next fencing token, and
+        `worker` (a name, or None) as claimed_by. First, each running job whose lease ran
+        out on its last attempt is made dead. One transaction, retried while busy."""
+        def take():
+            with self.transaction(self.db) as db:
+                now = self.clock()
+                db.execute(self.BURY_EXPIRED, {"now": now, "max_attempts": self.max_attempts})
+                rows = db.execute(self.CLAIM_JOB, {"now": now, "lease": self.lease,
+                                                   "worker": worker}).fetchall()
+                if rows:
+                    db.execute(self.TOKEN_TAKEN)
+                return rows
+        rows = self._retrying(take)
         if not rows:
             return None
         job_id, kind, args, attempts, token = rows[0]
@@ -213,32 +220,48 @@ class Queue:
 
     def ack(self, job):
         """Mark the job done. Raises LeaseLost if its token no longer holds it."""
-        self._guarded(job, MARK_DONE, {})
+        self._guarded(job, self.MARK_DONE, {})
         job.outcome = "done"
 
-    def fail(self, job, error):
+    def fail(self, job, error, permanent=False):
         """Record a failed attempt and return the job's new state: 'queued' for a retry at
-        now + jitter(backoff(...)) seconds, or 'dead' once it has had max_attempts.
-        `error` (text) is kept as last_error. Raises LeaseLost like ack()."""
-        if job.attempts >= self.max_attempts:
-            self._guarded(job, MARK_DEAD, {"error": error})
+        now + jitter(backoff(...)) seconds, or 'dead' once it has had max_attempts, or at
+        once if `permanent`. `error` (text) is kept as last_error. Raises LeaseLost like ack()."""
+        if permanent or job.attempts >= self.max_attempts:
+            self._guarded(job, self.MARK_DEAD, {"error": error})
             job.outcome = "dead"
         else:
             delay = jitter(backoff(job.attempts, self.backoff_base, self.backoff_cap), self.rng)
-            self._guarded(job, MARK_RETRY, {"error": error, "run_at": self.clock() + delay})
+            self._guarded(job, self.MARK_RETRY, {"error": error, "run_at": self.clock() + delay})
             job.outcome = "queued"
         return job.outcome
 
-    def work_one(self):
-        """Claim a job and run its handler; return the job (see job.outcome), or None.
+    def extend(self, job, lease=None):
+        """Heartbeat: renew the job's lease to now + `lease` seconds (default: the queue's)
+        and return its new end, in seconds. Raises LeaseLost if the token no longer holds
+        the job: another worker may be doing it now, so stop the work."""
+        until = self.clock() + (self.lease if lease is None else lease)
+        self._guarded(job, self.EXTEND_LEASE, {"until": until})
+        return until
 
-        A handler that returns has its job acked, unless it already finished it with
-        job.complete(). One that raises an Exception has its job failed (retry or dead).
-        A BaseException such as KeyboardInterrupt is a crash: it passes through and the
-        job stays running until its lease runs out. A lost lease is reported as the
-        outcome 'lease lost', not raised: another worker owns the job now.
+    def release(self, job):
+        """Hand an unfinished job back at once (a clean shutdown): it is queued, due now,
+        and this claim does not count as an attempt. Raises LeaseLost like ack()."""
+        self._guarded(job, self.RELEASE_JOB, {"now": self.clock()})
+        job.outcome = "queued"
+
+    def work_one(self, worker=None):
+        """Claim a job (as `worker`) and run its handler; return the job (see job.outcome),
+        or None when there was nothing to claim.
+
+        A handler that returns has its job acked, unless it finished it with complete().
+        One that raises an Exception has its job failed (a Permanent one: dead at once),
+        except after complete() committed (logged; the job stays done) or when the
+        database was locked (the job is released). A BaseException such as
+        KeyboardInterrupt is a crash: it passes through; the lease brings the job back.
+        A lost lease is the outcome 'lease lost', not raised: another worker has the job.
         """
-        job = self.claim()
+        job = self.claim(worker)
         if job is None:
             return None
         try:
@@ -247,10 +270,16 @@ class Queue:
                 if handler is None:
                     raise LookupError(f"no handler registered for kind {job.kind!r}")
                 handler(job)
+            except LeaseLost:
+                raise
             except Exception as error:
-                if isinstance(error, LeaseLost) or job.outcome is not None:
-                    raise  # lease lost, or the handler raised after complete() committed
-                self.fail(job, f"{type(error).__name__}: {error}")
+                if job.outcome is not None:     # raised after complete() committed
+                    log.exception("job %s is done, but its handler raised afterwards", job.id)
+                elif is_busy(error):            # the database's fault, not the job's
+                    self.release(job)
+                else:
+                    self.fail(job, f"{type(error).__name__}: {error}",
+                              permanent=isinstance(error, Permanent))
             else:
                 if job.outcome is None:  # not finished by the handler with complete()
                     self.ack(job)
@@ -263,7 +292,19 @@ class Queue:
 
     def _guarded(self, job, statement, params):
         """Run one finishing UPDATE for this claim; raise LeaseLost unless it hit one row."""
-        cursor = self.db.execute(statement, {"id": job.id, "token": job.token, **params})
+        cursor = self._retrying(
+            lambda: self.db.execute(statement, {"id": job.id, "token": job.token, **params}))
         if cursor.rowcount != 1:
             raise LeaseLost(f"job {job.id} is no longer held by token {job.token}: "
                             f"nothing written")
+
+    def _retrying(self, action):
+        """Return action(); while SQLite says the database is locked, wait a little and
+        try again, up to BUSY_RETRIES times. `action` must write all or nothing."""
+        for attempt in range(1, BUSY_RETRIES + 1):
+            try:
+                return action()
+            except sqlite3.OperationalError as error:
+                if not is_busy(error) or attempt == BUSY_RETRIES:
+                    raise
+            self.sleep(jitter(backoff(attempt, 0.01, 1.0), self.rng))

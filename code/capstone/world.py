@@ -18,6 +18,8 @@ import random
 import sqlite3
 import uuid
 
+from tinyq import transaction
+
 LOSE_REQUEST = 0.15   # chance that a request never reaches the service
 LOSE_REPLY = 0.15     # chance that the service does the work but the reply is lost
 
@@ -80,6 +82,7 @@ class World:
         self.lose_reply = lose_reply
         self.keys = not keys_switched_off()
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
+        self.db.execute("PRAGMA journal_mode = WAL")   # as tinyq does: readers never block writers
         self.db.executescript(SCHEMA)
 
     # --- the two services ----------------------------------------------------
@@ -108,9 +111,7 @@ class World:
     def _request(self, service, about, key, work, repeat_answer):
         if key is not None and not self.keys:
             key = uuid.uuid4().hex          # the mistake: a key nobody has seen before
-        db = self.db
-        db.execute("BEGIN IMMEDIATE")       # one request at a time: check, work, remember
-        try:
+        with transaction(self.db) as db:    # one request at a time: check, work, remember
             earlier = db.execute("SELECT count(*) FROM requests WHERE service = ? AND about = ?",
                                  (service, about)).fetchone()[0]
             roll = dice(self.seed, service, about, earlier)
@@ -132,10 +133,6 @@ class World:
                 reply = "lost" if lost else "delivered"
             db.execute("INSERT INTO requests (service, about, key, outcome, reply) "
                        "VALUES (?, ?, ?, ?, ?)", (service, about, key, outcome, reply))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         if reply == "none":
             raise ConnectionError(f"the {service} request about {about} never arrived")
         if reply == "lost":

@@ -86,8 +86,26 @@ def test_templates_have_no_inline_script_style_or_handler():
         assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", text), path
 
 
-def test_every_feature_script_named_in_the_page_exists():
+def test_every_feature_script_is_bundled_into_the_one_module_pages_load():
+    from builder.problems import Problems
+    from builder.theme import FEATURES, Theme
+    assert sorted(p.stem for p in (THEME / "js").glob("*.js")) == sorted([*FEATURES, "theme-init"])
+    problems = Problems()
+    bundle = Theme(THEME, problems).files["assets/js/site.js"].decode()
+    assert not problems
+    for name in FEATURES:
+        assert f"// theme/js/{name}.js\ntry {{\n{(THEME / 'js' / f'{name}.js').read_text()}\n}}" in bundle
     base = (THEME / "templates" / "base.html").read_text()
-    features = re.search(r"{% for feature in \[(.*?)\] %}", base).group(1)
-    for name in re.findall(r'"([\w-]+)"', features):
-        assert (THEME / "js" / f"{name}.js").is_file(), name
+    assert re.findall(r'<script type="module" src="([^"]+)"', base) == ["{{ asset('js/site.js') }}"]
+
+
+def test_a_feature_script_that_imports_statically_is_a_build_problem(tmp_path):
+    import shutil
+    from builder.problems import Problems
+    from builder.theme import Theme
+    theme = shutil.copytree(THEME, tmp_path / "theme")
+    search = theme / "js" / "search.js"
+    search.write_text("// a comment\nimport { x } from './x.js';\n" + search.read_text())
+    problems = Problems()
+    Theme(theme, problems)
+    assert [(p.line, "cannot import or export statically" in p.message) for p in problems] == [(2, True)]

@@ -91,9 +91,9 @@ def prepare(folder: Path, edits: dict | None = None) -> Path:
     return folder
 
 
-def run_chaos(folder: Path, *args: str, no_keys: bool = False) -> Run:
-    """Run chaos.py with `args` in a prepared folder."""
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+def run_chaos(folder: Path, *args: str, no_keys: bool = False, env: dict | None = None) -> Run:
+    """Run chaos.py with `args` in a prepared folder; `env` adds environment variables."""
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", **(env or {}))
     env.pop("TINYQ_NO_KEYS", None)
     if no_keys:
         env["TINYQ_NO_KEYS"] = "1"
@@ -102,13 +102,15 @@ def run_chaos(folder: Path, *args: str, no_keys: bool = False) -> Run:
     return Run(done.returncode, done.stdout, done.stderr)
 
 
-def run_many(argument_lists, *, no_keys=False, edits=None) -> list:
-    """Run chaos.py once per argument list, each in its own fresh folder, a few at a time."""
+def run_many(argument_lists, *, no_keys=False, edits=None, env_for=None) -> list:
+    """Run chaos.py once per argument list, each in its own fresh folder, a few at a time.
+    env_for: a function called once per run that returns environment variables for it."""
     with tempfile.TemporaryDirectory(prefix="chaos-") as tmp:
         def one(numbered):
             number, args = numbered
             folder = prepare(Path(tmp) / f"run{number}", edits)
-            return run_chaos(folder, *args, no_keys=no_keys)
+            env = env_for() if env_for else None
+            return run_chaos(folder, *args, no_keys=no_keys, env=env)
         with ThreadPoolExecutor(PARALLEL) as pool:
             return list(pool.map(one, enumerate(argument_lists)))
 
@@ -147,7 +149,7 @@ POINTS_FIRST_ATTEMPT_STALLS = replace_once(
     '    if job.attempts == 1:\n'
     '        time.sleep(0.1)\n')
 
-# Drill: cut the fencing out of tinyq's MARK_DONE, so any claim may finish the job.
+# Drill: cut the fencing out of MARK_DONE (in tinyq_sql.py), so any claim may finish the job.
 MARK_DONE_UNFENCED = replace_once(
     "UPDATE jobs SET status = 'done', locked_until = NULL\n"
     " WHERE id = :id AND token = :token AND status = 'running'\"\"\"",
@@ -164,5 +166,6 @@ MARK_DONE_STATUS_ONLY = replace_once(
 # Pause and check 9.5: every finishing statement keeps its status check and loses its token check.
 def tokens_out_of_every_finish(text: str) -> str:
     guard = " WHERE id = :id AND token = :token AND status = 'running'"
-    assert text.count(guard) == 3, "expected MARK_DONE, MARK_RETRY and MARK_DEAD to share one guard"
+    assert text.count(guard) == 5, ("expected MARK_DONE, MARK_RETRY, MARK_DEAD, EXTEND_LEASE and "
+                                    "RELEASE_JOB to share one guard")
     return text.replace(guard, " WHERE id = :id AND status = 'running'")

@@ -14,10 +14,8 @@ import pytest
 from tests.capstone.chaosrun import CAPSTONE, tokens_out_of_every_finish
 
 
-def load_tinyq(tmp_path, edit=None):
-    source = (CAPSTONE / "tinyq.py").read_text(encoding="utf-8")
-    path = tmp_path / ("tinyq_edited.py" if edit else "tinyq_copy.py")
-    path.write_text(edit(source) if edit else source, encoding="utf-8")
+def load_file(path, text):
+    path.write_text(text, encoding="utf-8")
     name = f"{path.stem}_{id(path)}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -27,6 +25,22 @@ def load_tinyq(tmp_path, edit=None):
     finally:
         del sys.modules[name]
     return module
+
+
+def load_tinyq(tmp_path, edit=None):
+    """A fresh copy of tinyq whose SQL (tinyq_sql.py) has had `edit` applied, if given."""
+    sql = (CAPSTONE / "tinyq_sql.py").read_text(encoding="utf-8")
+    saved = sys.modules.get("tinyq_sql")
+    sys.modules["tinyq_sql"] = load_file(tmp_path / "tinyq_sql_copy.py",
+                                         edit(sql) if edit else sql)
+    try:
+        return load_file(tmp_path / "tinyq_copy.py",
+                         (CAPSTONE / "tinyq.py").read_text(encoding="utf-8"))
+    finally:
+        if saved is None:
+            del sys.modules["tinyq_sql"]
+        else:
+            sys.modules["tinyq_sql"] = saved
 
 
 def stale_fail(tinyq, max_attempts=5):
@@ -61,11 +75,23 @@ def test_with_the_token_the_stale_fail_is_refused_and_the_new_claim_finishes(tmp
     assert b_counted
 
 
-@pytest.mark.parametrize("max_attempts, a_did", [(5, "queued"), (1, "dead")])
-def test_with_only_the_status_check_the_stale_fail_lands_on_the_new_claim(tmp_path, max_attempts,
-                                                                         a_did):
+def test_with_only_the_status_check_the_stale_fail_lands_on_the_new_claim(tmp_path):
     tinyq = load_tinyq(tmp_path, tokens_out_of_every_finish)
-    did, row, b_counted = stale_fail(tinyq, max_attempts)
-    assert did == a_did               # back to the queue, or dead, while B is still working
-    assert row[0] == a_did
+    did, row, b_counted = stale_fail(tinyq)
+    assert did == "queued"            # back to the queue while B is still working
+    assert row[0] == "queued"
     assert not b_counted              # and B's finished work is refused
+
+
+def test_on_the_last_attempt_nobody_takes_over_the_delivery_cap_makes_it_dead(tmp_path):
+    tinyq = load_tinyq(tmp_path, tokens_out_of_every_finish)
+    now = [0.0]
+    queue = tinyq.Queue(":memory:", lease=5, max_attempts=1, clock=lambda: now[0])
+    queue.enqueue("report", {})
+    a = queue.claim()
+    now[0] = 6.0
+    assert queue.claim() is None
+    assert queue.db.execute("SELECT status, last_error FROM jobs").fetchone() == (
+        "dead", "lease expired on attempt 1 of 1")
+    with pytest.raises(tinyq.LeaseLost):   # even without the token check: the job is not running
+        queue.fail(a, "ValueError: late")

@@ -20,7 +20,9 @@ function pack(from, to) {
   }
 }
 pack(path.join(root, "simulations"), "/app/simulations");
-py.FS.writeFile("/app/tinyq.py", fs.readFileSync(path.join(root, "code", "capstone", "tinyq.py")));
+for (const name of ["tinyq.py", "tinyq_sql.py"]) {
+  py.FS.writeFile(`/app/${name}`, fs.readFileSync(path.join(root, "code", "capstone", name)));
+}
 pack(path.join(root, "tests", "core"), "/app/core_tests");
 pack(path.join(root, "bench"), "/app/bench");
 py.runPython("import sys; sys.path[:0] = ['/app', '/app/bench']");

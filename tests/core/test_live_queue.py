@@ -47,9 +47,10 @@ def test_the_reclaim_happens_exactly_when_the_lease_runs_out():
     sim.run(until=0.1)
     sim.act("kill", worker=1)
     sim.snapshot()
-    sim.run(until=3.1)
+    sim.run(until=3.2)   # claimed at 0.1 s: the lease covers [0.1, 3.1]; it has run out after 3.1
     texts = [(e["time"], e["text"]) for e in sim.snapshot()["events"]]
-    assert (3.1, "worker 2 claimed job 1 again (attempt 2, token 2)") in texts
+    assert (3.2, "worker 2 claimed job 1 again (attempt 2, token 2)") in texts
+    assert not any("claimed job 1 again" in text for time, text in texts if time <= 3.1)
 
 
 def test_a_stalled_worker_loses_its_ack_to_the_token_but_its_email_went_out():

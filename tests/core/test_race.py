@@ -119,7 +119,8 @@ def test_the_snapshot_shows_the_sql_each_worker_runs_next():
     sim.act("step_a")
     nexts = {w["name"]: w["next"] for w in sim.snapshot()["workers"]}
     assert nexts["A"] == {"kind": "sql", "text": "UPDATE jobs SET status = 'running', "
-                                                 "attempts = attempts + 1 WHERE id = 1"}
+                                                 "attempts = attempts + 1, locked_until = :now + "
+                                                 ":lease WHERE id = 1"}
     assert nexts["B"]["text"].startswith("SELECT id, args FROM jobs WHERE status = 'queued'")
     atomic = Race({"claim": "atomic"}).snapshot()
     assert atomic["workers"][0]["next"]["text"].startswith("UPDATE jobs")

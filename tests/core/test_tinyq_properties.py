@@ -1,9 +1,10 @@
 """Property-based tests: drive tinyq through random histories and check its promises.
 
-A hypothesis state machine enqueues jobs, lets three workers claim (a claim is split into
+A hypothesis state machine enqueues jobs, lets two workers claim (a claim is split into
 "look" and "grab" so a broken claim can be interleaved), moves the clock past leases,
-finishes jobs (ack, fail, complete() with an effect written in the same transaction), and
-crashes workers at any point, including inside an open complete(). After every step:
+renews leases (extend) and hands jobs back (release), finishes jobs (ack, fail, complete()
+with an effect written in the same transaction), and crashes workers at any point,
+including inside an open complete(). After every step:
 
 - no job is lost: every enqueued job is still in the table, in one of the four states,
   and a running job always has a lease that will run out;
@@ -11,14 +12,20 @@ crashes workers at any point, including inside an open complete(). After every s
 - no job is finished (done or dead) twice;
 - a job's effect written with complete() exists exactly once if the job is done by
   complete(), and not at all otherwise;
+- the delivery cap holds: no job is ever claimed more than max_attempts times, so a job whose
+  lease keeps running out ends dead instead of being handed out for ever;
 and, at random moments, on a copy of the database with time moved on, a worker that never
 crashes can take every job to done or dead.
+
+The machine runs on SQLite (tinyq.py) and on PostgreSQL (tinyq_pg.py, on the session's real
+server, fewer examples: each one needs a fresh schema and a network round trip per statement).
 
 The negative controls run the same machine against two broken doubles (a finish without
 the token check, a look-then-grab claim) and require hypothesis to find a violation: the
 properties are able to fail.
 """
 import random
+import sqlite3
 from collections import Counter
 
 import pytest
@@ -28,8 +35,10 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from tests.support.capstone import tinyq
 from tests.support.clock import FakeClock
+from tests.core.conftest import load_tinyq_pg
 
 LEASE = 10.0
+MAX_ATTEMPTS = 3
 WORKERS = ("w1", "w2")
 SETTINGS = settings(max_examples=300, stateful_step_count=40, deadline=None, database=None,
                     derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -67,8 +76,10 @@ class QueueMachine(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.clock = FakeClock()
-        self.queue = self.queue_class(lease=LEASE, max_attempts=3, backoff_base=1.0,
+        self.queue = self.queue_class(self.place(), lease=LEASE, max_attempts=MAX_ATTEMPTS,
+                                      backoff_base=1.0,
                                       backoff_cap=4.0, clock=self.clock, rng=random.Random(0))
+        self.sqlite = isinstance(self.queue.db, sqlite3.Connection)
         self.queue.db.execute("CREATE TABLE effects (job_id INTEGER NOT NULL)")
         self.enqueued = set()
         self.keys_used = set()
@@ -76,6 +87,18 @@ class QueueMachine(RuleBasedStateMachine):
         self.held = {}        # worker -> (job, lease end) it believes it holds
         self.finished = Counter()   # job id -> successful finishes to done or dead
         self.done_by_complete = set()
+
+    def place(self):
+        """Where a new example's queue lives: a fresh, empty database."""
+        return ":memory:"
+
+    def add_effect(self, db, job):
+        db.execute("INSERT INTO effects VALUES (?)" if self.sqlite else
+                   "INSERT INTO effects VALUES (%s)", (job.id,))
+
+    def in_transaction(self):
+        db = self.queue.db
+        return db.in_transaction if self.sqlite else db.info.transaction_status.name != "IDLE"
 
     # --- what happens -----------------------------------------------------------------
     @initialize(jobs=st.integers(min_value=1, max_value=3))
@@ -130,12 +153,35 @@ class QueueMachine(RuleBasedStateMachine):
                 self.queue.fail(job, "TimeoutError: no reply")
             else:
                 with job.complete() as db:
-                    db.execute("INSERT INTO effects VALUES (?)", (job.id,))
+                    self.add_effect(db, job)
                 self.done_by_complete.add(job.id)
         except tinyq.LeaseLost:
             return
         if job.outcome in ("done", "dead"):
             self.finished[job.id] += 1
+
+    @precondition(lambda self: self.held)
+    @rule(data=st.data())
+    def heartbeat(self, data):
+        worker = data.draw(st.sampled_from(sorted(self.held)), label="worker")
+        job, _ = self.held[worker]
+        try:
+            until = self.queue.extend(job)
+        except tinyq.LeaseLost:
+            self.held.pop(worker)       # it hears the lease is lost, and stops the work
+            return
+        require(until == self.clock.now + LEASE, f"extend returned {until}")
+        self.held[worker] = (job, until)
+
+    @precondition(lambda self: self.held)
+    @rule(data=st.data())
+    def release(self, data):
+        worker = data.draw(st.sampled_from(sorted(self.held)), label="worker")
+        job, _ = self.held.pop(worker)
+        try:
+            self.queue.release(job)
+        except tinyq.LeaseLost:
+            pass
 
     @precondition(lambda self: self.held or self.looked)
     @rule(data=st.data())
@@ -152,7 +198,7 @@ class QueueMachine(RuleBasedStateMachine):
         job, _ = self.held.pop(worker)
         try:
             with job.complete() as db:
-                db.execute("INSERT INTO effects VALUES (?)", (job.id,))
+                self.add_effect(db, job)
                 raise Crash
         except Crash:
             pass
@@ -165,8 +211,10 @@ class QueueMachine(RuleBasedStateMachine):
         if job is None:
             return
         now = self.clock.now
+        require(job.attempts <= MAX_ATTEMPTS, f"job {job.id} was handed out for attempt "
+                                              f"{job.attempts} of {MAX_ATTEMPTS}")
         for other, (held, lease_end) in self.held.items():
-            require(not (held.id == job.id and lease_end > now),
+            require(not (held.id == job.id and lease_end >= now),   # [claim, lease_end]
                     f"{worker} claimed job {job.id} while {other}'s lease on it runs "
                     f"until {lease_end} (now {now})")
         self.held[worker] = (job, now + LEASE)
@@ -184,7 +232,7 @@ class QueueMachine(RuleBasedStateMachine):
             require(status in tinyq.STATES, f"job {job_id} has status {status!r}")
             require(status != "running" or locked_until is not None,
                     f"job {job_id} is running with no lease: it would be stuck forever")
-        require(not self.queue.db.in_transaction, "a transaction was left open")
+        require(not self.in_transaction(), "a transaction was left open")
 
     @invariant()
     def no_job_is_finished_twice(self):
@@ -204,20 +252,33 @@ class QueueMachine(RuleBasedStateMachine):
     @rule()
     def a_healthy_worker_could_drain_the_queue(self):
         """On a copy of the database, with every lease and backoff over, one worker that
-        never crashes takes every job to done or dead: nothing is stuck or lost."""
-        copy = tinyq.Queue(lease=LEASE, max_attempts=3, clock=lambda: self.clock.now + 1e6)
+        never crashes takes every job to done or dead: nothing is stuck or lost.
+        (On PostgreSQL the "copy" is a transaction that is rolled back afterwards.)"""
+        if not self.sqlite:
+            with self.queue.db.transaction(force_rollback=True):
+                self.clock.now += 1e6
+                try:
+                    self.drain(self.queue)
+                finally:
+                    self.clock.now -= 1e6
+            return
+        copy = tinyq.Queue(lease=LEASE, max_attempts=MAX_ATTEMPTS,
+                           clock=lambda: self.clock.now + 1e6)
         try:
             self.queue.db.backup(copy.db)
-            for _ in range(4 * len(self.enqueued) + 1):
-                job = copy.claim()
-                if job is None:
-                    break
-                copy.ack(job)
-            left = {job_id: status for job_id, status in
-                    copy.db.execute("SELECT id, status FROM jobs WHERE status IN ('queued', 'running')")}
-            require(not left, f"jobs a healthy worker could not finish: {left}")
+            self.drain(copy)
         finally:
             copy.close()
+
+    def drain(self, queue):
+        for _ in range(4 * len(self.enqueued) + 1):
+            job = queue.claim()
+            if job is None:
+                break
+            queue.ack(job)
+        left = {job_id: status for job_id, status in
+                queue.db.execute("SELECT id, status FROM jobs WHERE status IN ('queued', 'running')")}
+        require(not left, f"jobs a healthy worker could not finish: {left}")
 
     def teardown(self):
         self.queue.close()
@@ -225,6 +286,16 @@ class QueueMachine(RuleBasedStateMachine):
 
 def test_tinyq_keeps_its_promises_in_random_histories():
     run_state_machine_as_test(QueueMachine, settings=SETTINGS)
+
+
+def test_tinyq_on_postgresql_keeps_the_same_promises(pg_server):
+    class PostgresMachine(QueueMachine):
+        queue_class = load_tinyq_pg().Queue
+
+        def place(self):
+            return pg_server.fresh_schema()
+
+    run_state_machine_as_test(PostgresMachine, settings=settings(SETTINGS, max_examples=15))
 
 
 # --- negative controls: the same properties catch broken queues -----------------------------
@@ -238,6 +309,10 @@ class UnfencedQueue(tinyq.Queue):
                           "locked_until = NULL, last_error = :error WHERE id = :id",
         tinyq.MARK_DEAD: "UPDATE jobs SET status = 'dead', locked_until = NULL, "
                          "last_error = :error WHERE id = :id",
+        tinyq.EXTEND_LEASE: "UPDATE jobs SET locked_until = :until WHERE id = :id "
+                            "AND status = 'running'",
+        tinyq.RELEASE_JOB: "UPDATE jobs SET status = 'queued', run_at = :now, locked_until = NULL, "
+                           "attempts = attempts - 1 WHERE id = :id",
     }
 
     def _guarded(self, job, statement, params):
@@ -252,7 +327,7 @@ class LookThenGrab:
     def look(self, queue):
         found = queue.db.execute(
             "SELECT id FROM jobs WHERE (status = 'queued' AND run_at <= :now) "
-            "OR (status = 'running' AND locked_until <= :now) ORDER BY run_at, id LIMIT 1",
+            "OR (status = 'running' AND locked_until < :now) ORDER BY run_at, id LIMIT 1",
             {"now": queue.clock()}).fetchone()
         return None if found is None else found[0]
 
@@ -261,9 +336,10 @@ class LookThenGrab:
             return None
         rows = queue.db.execute(
             "UPDATE jobs SET status = 'running', attempts = attempts + 1, "
-            "locked_until = :now + :lease, token = (SELECT ifnull(max(token), 0) + 1 FROM jobs) "
+            "locked_until = :now + :lease, token = (SELECT last_token + 1 FROM tokens) "
             "WHERE id = :id RETURNING id, kind, args, attempts, token",
             {"now": queue.clock(), "lease": queue.lease, "id": looked}).fetchall()
+        queue.db.execute(tinyq.TOKEN_TAKEN)
         job_id, kind, args, attempts, token = rows[0]
         return tinyq.Job(job_id, kind, {}, attempts, token, queue)
 
@@ -280,3 +356,11 @@ class LookThenGrabMachine(QueueMachine):
 def test_the_properties_catch_a_broken_queue(machine):
     with pytest.raises(PropertyViolated):
         run_state_machine_as_test(machine, settings=HUNT)
+
+
+def test_the_properties_catch_a_queue_without_the_delivery_cap(monkeypatch):
+    """The claim's first statement is the cap; make it do nothing, and a job whose lease keeps
+    running out is handed out a fourth time."""
+    monkeypatch.setattr(tinyq.Queue, "BURY_EXPIRED", "SELECT :now, :max_attempts")
+    with pytest.raises(PropertyViolated, match="attempt 4 of 3"):
+        run_state_machine_as_test(QueueMachine, settings=HUNT)

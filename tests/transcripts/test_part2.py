@@ -17,6 +17,7 @@ import importlib.util
 import io
 import json
 import os
+import random
 import re
 import shutil
 import sqlite3
@@ -153,18 +154,49 @@ def overcharge(report: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-def test_every_lost_reply_overcharges_alice_by_exactly_ten_dollars(monkeypatch, tmp_path):
+class Recorder(random.Random):
+    """A seeded generator that remembers what the bank drew for each attempt, so that a test can
+    see which failures were lost requests and which were lost replies (the worker cannot)."""
+
+    def __init__(self):
+        super().__init__()
+        self.rolls = []
+
+    def random(self):
+        roll = super().random()
+        self.rolls.append(roll)
+        return roll
+
+    def uniform(self, a, b):
+        # Jitter's draws (the same formula as random.Random.uniform), left out of the record.
+        return a + (b - a) * super().random()
+
+
+def test_the_worker_cannot_tell_a_lost_request_from_a_lost_reply(monkeypatch, tmp_path):
+    """Both end in the same logged failure; only the bank's balance shows that each lost reply
+    cost Alice $10 and each lost request nothing."""
     ex07 = load("ex07_retries", monkeypatch, tmp_path)
-    seen_overcharge = seen_dead = 0
+    seen_overcharge = seen_dead = seen_lost_request = 0
     for seed in SEEDS:
+        recorder = Recorder()
+        monkeypatch.setattr(ex07, "rng", recorder)
         work = commands(ex07, ["setup"], ["work", "--seed", str(seed)])
         report = commands(ex07, ["report"])
-        assert overcharge(report) == 10 * counts(work).get("TimeoutError", 0), (seed, work, report)
+        failures = [line.split(":", 1)[1].split(";")[0] for line in work.splitlines()
+                    if line.startswith(("fail ", "dead "))]
+        lost_request = [r for r in recorder.rolls if r < ex07.LOSE_REQUEST]
+        lost_reply = [r for r in recorder.rolls
+                      if ex07.LOSE_REQUEST <= r < ex07.LOSE_REQUEST + ex07.LOSE_REPLY]
+        assert len(failures) == len(lost_request) + len(lost_reply), (seed, work)
+        assert set(failures) <= {" TimeoutError: bank did not answer"}, (seed, work)
+        assert overcharge(report) == 10 * len(lost_reply), (seed, work, report)
         statuses = re.findall(r"^\s+\d+\s+(\w+)", report, re.MULTILINE)
         assert len(statuses) == 5 and set(statuses) <= {"done", "dead"}, (seed, report)
         seen_overcharge += overcharge(report) > 0
         seen_dead += "dead" in statuses
-    assert seen_overcharge > len(SEEDS) // 2 and seen_dead > 0   # the seeds cover both cases
+        seen_lost_request += bool(lost_request)
+    # The seeds cover both cases, and runs where some timeouts were harmless.
+    assert seen_overcharge > len(SEEDS) // 2 and seen_dead > 0 and seen_lost_request > 0
 
 
 def test_a_stable_key_meets_the_same_failures_and_charges_each_order_at_most_once(

@@ -31,9 +31,10 @@ def bundle_of(site):
 
 def test_the_bundle_holds_the_package_and_tinyq_beside_it(site):
     files = bundle_of(site)
-    assert files["tinyq.py"] == (ROOT / "code" / "capstone" / "tinyq.py").read_text(encoding="utf-8")
+    for name in ("tinyq.py", "tinyq_sql.py"):   # tinyq imports its SQL from beside it
+        assert files[name] == (ROOT / "code" / "capstone" / name).read_text(encoding="utf-8")
     expected = {f"simulations/{p.name}" for p in (ROOT / "simulations").glob("*.py")}
-    assert set(files) - {"tinyq.py"} == expected
+    assert set(files) - {"tinyq.py", "tinyq_sql.py"} == expected
     for name in expected:
         assert files[name] == (ROOT / name).read_text(encoding="utf-8"), name
 

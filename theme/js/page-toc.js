@@ -38,7 +38,9 @@ if (toc && fold) {
       markCurrent(links, headings);
     });
   }, { passive: true });
-  markCurrent(links, headings);
+  // In the first frame, with the layout the browser does for it anyway: measuring now, while the
+  // other scripts still change the page, would lay it out once more before anything is painted.
+  requestAnimationFrame(() => markCurrent(links, headings));
   toc.addEventListener("click", (event) => {
     if (event.target.closest("a") && !wide.matches) fold.open = false;
   });

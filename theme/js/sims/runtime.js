@@ -1,8 +1,9 @@
 // The simulations on this page: finds each embed the build rendered (a `.sim[data-sim]` holding
 // its widget's markup) and starts it when the reader presses Start or scrolls it into view.
-// Until then the page holds only this module and python.js: a widget's own code (widget.js and
-// the module that draws it) is fetched when it starts, while Python loads, so a chapter costs a
-// few kilobytes until a simulation is used. Python itself is the page's one worker (python.js).
+// Python (the page's one worker, python.js) and the widget's own code (widget.js and the module
+// that draws it) start loading earlier, when the reader comes within a screen of a widget
+// (NEAR_MARGIN), so that it is ready when they arrive. Until then the page holds only this module
+// and python.js: a chapter costs a few kilobytes until the reader nears a simulation.
 //
 // Configured by this script's own element (theme/templates/sim/_scripts.html):
 //   data-sim-python   the Python bundle's URL ("" when the site has no simulations package)
@@ -18,7 +19,11 @@ const WIDGETS = {
   "crash-timing": "./crash-timing.js",
   payments: "./payments.js",
 };
-const VIEW_MARGIN = "200px 0px";   // start loading a little before the widget scrolls in
+const VIEW_MARGIN = "200px 0px";   // start the widget a little before it scrolls in
+// Start Python (and fetch the widget's code) while the reader is still a screen away: Pyodide's
+// start takes seconds, a screen of reading takes most of a minute, so it is ready on arrival.
+// A reader who stays further from every simulation downloads none of it.
+const NEAR_MARGIN = "100% 0px";
 
 // Sibling modules carry this module's own version (?v=...), set by the build.
 const version = new URL(import.meta.url).search;
@@ -75,14 +80,18 @@ function main() {
 
   /** The widget of `root`, made once its code is in. A download that fails is said in the
       widget, with Try again, and forgotten: the next start fetches the code again. */
+  function kindFor(name) {
+    if (!kinds.has(name)) {
+      const url = sibling(WIDGETS[name]);
+      kinds.set(name, fetchModules(url).then(() => import(url)).then((module) => module.default));
+    }
+    return kinds.get(name);
+  }
+
   function widgetFor(root) {
     if (!widgets.has(root)) {
       const name = root.dataset.sim;
-      if (!kinds.has(name)) {
-        const url = sibling(WIDGETS[name]);
-        kinds.set(name, fetchModules(url).then(() => import(url)).then((module) => module.default));
-      }
-      const made = kinds.get(name).then((Kind) => {
+      const made = kindFor(name).then((Kind) => {
         const widget = new Kind(root, python);
         widget.visible = visible.get(root) ?? true;
         return widget;
@@ -141,7 +150,23 @@ function main() {
       if (entry.isIntersecting) start(entry.target, "view");
     }
   }, { rootMargin: VIEW_MARGIN });
+  /** The reader nears a widget: load Python and the widget's code, but start nothing yet. */
+  function prepare(root) {
+    if (navigator.connection && navigator.connection.saveData) return;   // only on Start, then
+    if (python.state === "idle") python.load();
+    const name = root.dataset.sim;
+    kindFor(name).catch(() => kinds.delete(name));   // said, and fetched again, if it starts
+  }
+
+  const nearing = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      nearing.unobserve(entry.target);
+      prepare(entry.target);
+    }
+  }, { rootMargin: NEAR_MARGIN });
   for (const root of roots) {
+    nearing.observe(root);
     const button = root.querySelector('[data-action="start"]');
     // The press itself starts Python, a moment before the click completes.
     button.addEventListener("pointerdown", () => start(root, "click"));

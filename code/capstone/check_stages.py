@@ -1,0 +1,212 @@
+"""The checks that check.py runs against a reader's tinyq: the helpers, and stage 1.
+
+Each check is a function `(tinyq, path, rng)` registered with @check(stage, title):
+it builds queues on the database file `path` with a pretend clock, drives them
+through the public API (Queue, enqueue, claim, ack, fail, work_one, handler,
+Job.complete, LeaseLost), reads the jobs table through a separate connection (so
+only what was committed counts), and raises Problem with a sentence saying what is
+wrong. Times are seconds. Stages 2 to 4 are in check_finishing.py.
+"""
+import sqlite3
+
+STAGES = {1: "claim, ack, and the worker loop",
+          2: "fail, with backoff, jitter and dead letters",
+          3: "the fencing token",
+          4: "complete(): the effect and the ack in one transaction"}
+CHECKS = []          # (stage, title, function), in the order they run
+SETTINGS = dict(lease=10.0, max_attempts=3, backoff_base=1.0, backoff_cap=4.0)
+START = 1000.0       # seconds: the pretend clock's first reading
+
+
+class Problem(Exception):
+    """A check found the queue breaking its contract; the message says how."""
+
+
+def check(stage, title):
+    """Decorator: register the function below it as a check of `stage`."""
+    def register(function):
+        CHECKS.append((stage, title, function))
+        return function
+    return register
+
+
+class Clock:
+    """A pretend clock: calling it returns the time; advance() moves it on."""
+
+    def __init__(self):
+        self.now = START
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, seconds):
+        self.now += seconds
+
+
+def queues(tinyq, path, rng, count=1, clock=None, **changes):
+    """`count` Queues (workers) on one database file, sharing one pretend clock."""
+    clock = clock or Clock()
+    settings = {**SETTINGS, **changes}
+    made = []
+    for _ in range(count):
+        try:
+            made.append(tinyq.Queue(str(path), clock=clock, rng=rng, **settings))
+        except TypeError as error:
+            raise Problem("Queue(path, lease=..., max_attempts=..., backoff_base=..., "
+                          f"backoff_cap=..., clock=..., rng=...) failed: {error}") from None
+        if isinstance(getattr(made[-1], "db", None), sqlite3.Connection):
+            # Speed only: a check's database is thrown away, so the disk need not be synced.
+            made[-1].db.execute("PRAGMA synchronous = OFF")
+    return (*made, clock)
+
+
+def row(path, job_id):
+    """Job `job_id` as the database file holds it, read through a fresh connection."""
+    db = sqlite3.connect(str(path))
+    db.row_factory = sqlite3.Row
+    try:
+        found = db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+    finally:
+        db.close()
+    if found is None:
+        raise Problem(f"there is no job {job_id} in the jobs table")
+    return dict(found)
+
+
+def expect(condition, sentence):
+    if not condition:
+        raise Problem(sentence)
+
+
+def expect_status(path, job_id, status, after, queue=None):
+    job = row(path, job_id)
+    found, error = job["status"], job["last_error"] or ""
+    if found != status and error.startswith("NotImplementedError: "):
+        raise NotImplementedError(error[len("NotImplementedError: "):])  # it failed the job
+    hint = f" (its last_error: {error})" if found != status and error else ""
+    if queue is not None and getattr(queue, "db", None) is not None and queue.db.in_transaction:
+        hint += " (a transaction is still open on queue.db: nothing is saved until COMMIT)"
+    expect(found == status, f"job {job_id} is '{found}' after {after}; it should be '{status}'"
+                            f"{hint}")
+
+
+def claim_one(queue, what="claim()"):
+    job = queue.claim()
+    expect(job is not None, f"{what} returned None, but a job was due")
+    return job
+
+
+# --- stage 1: claim, ack, and the worker loop ------------------------------------------------
+
+@check(1, "enqueue returns each new job's id, and refuses a repeated unique_key")
+def enqueue_ids(tinyq, path, rng):
+    q, _ = queues(tinyq, path, rng)
+    first, second = q.enqueue("email", {"to": "ada"}), q.enqueue("email", {"to": "alan"})
+    expect(isinstance(first, int) and isinstance(second, int) and first != second,
+           f"enqueue returned {first!r} and {second!r}; it should return the new jobs' ids")
+    expect(q.enqueue("email", {"to": "ada"}, unique_key="welcome-ada") is not None,
+           "enqueue with a new unique_key returned None; it should write the job")
+    again = q.enqueue("email", {"to": "ada"}, unique_key="welcome-ada")
+    expect(again is None, f"enqueue with a unique_key already used returned {again!r}; "
+                          "it should write nothing and return None")
+
+
+@check(1, "claim() takes the oldest due job and marks it running")
+def claim_marks_running(tinyq, path, rng):
+    q, _ = queues(tinyq, path, rng)
+    q.enqueue("email", {"to": "ada"})
+    q.enqueue("email", {"to": "alan"})
+    job = claim_one(q)
+    expect(job.id == 1, f"claim() took job {job.id} first; job 1 was enqueued first")
+    expect(job.kind == "email", f"the claimed job's kind is {job.kind!r}, not 'email'")
+    expect(job.args == {"to": "ada"}, f"the claimed job's args are {job.args!r}; they should "
+                                      "be the dict {'to': 'ada'} (json.loads the column)")
+    expect(job.attempts == 1, f"a first claim has attempts {job.attempts!r}; it should be 1")
+    expect_status(path, 1, "running", "claim()", q)
+
+
+@check(1, "claim() returns None when no job is due, and a delayed job waits")
+def claim_none(tinyq, path, rng):
+    q, clock = queues(tinyq, path, rng)
+    expect(q.claim() is None, "claim() on an empty queue should return None")
+    q.enqueue("email", {"to": "ada"}, delay=5.0)
+    expect(q.claim() is None, "a job enqueued with delay=5 was claimed at once; it should "
+                              "wait 5 seconds")
+    clock.advance(5.0)
+    claim_one(q, "claim() 5 seconds after a delay=5 enqueue")
+
+
+@check(1, "ack() marks the job done, and a done job is never claimed again")
+def ack_done(tinyq, path, rng):
+    q, clock = queues(tinyq, path, rng)
+    q.enqueue("email", {"to": "ada"})
+    q.ack(claim_one(q))
+    expect_status(path, 1, "done", "ack()", q)
+    clock.advance(SETTINGS["lease"] * 10)
+    expect(q.claim() is None, "a job that was acked was claimed again")
+
+
+@check(1, "a job whose lease ran out is claimed again, but not before")
+def lease_expiry(tinyq, path, rng):
+    q, clock = queues(tinyq, path, rng)
+    q.enqueue("email", {"to": "ada"})
+    claim_one(q)
+    clock.advance(SETTINGS["lease"] - 0.5)
+    expect(q.claim() is None, f"job 1 was claimed again {SETTINGS['lease'] - 0.5} seconds "
+                              f"after its first claim, inside its {SETTINGS['lease']}-second lease")
+    clock.advance(1.0)      # past the lease's end (a holder may still finish at the end itself)
+    again = q.claim()
+    expect(again is not None and again.id == 1, "job 1's lease ran out 0.5 seconds ago, but "
+                                                "claim() did not take it again: its worker may be "
+                                                "dead")
+    expect(again.attempts == 2, f"the second claim of job 1 has attempts {again.attempts!r}; "
+                                "it should be 2")
+
+
+@check(1, "no job is handed to two workers at once")
+def no_double_claim(tinyq, path, rng):
+    a, b, _ = queues(tinyq, path, rng, count=2)
+    a.enqueue("email", {"to": "ada"})
+    a.enqueue("email", {"to": "alan"})
+    seen = {}
+
+    def interleave(sql):
+        # Worker B claims at the worst moment: just as A starts its first write. (Inside a
+        # transaction A opened, SQLite's locks already keep B out, so B is not sent in.)
+        first = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+        if "b" in seen or a.db.in_transaction or first in {"SELECT", "BEGIN", "PRAGMA"}:
+            return
+        seen["b"] = None
+        try:
+            seen["b"] = b.claim()
+        except sqlite3.OperationalError:
+            pass     # A holds the write lock, so B would have waited: that is fine
+    a.db.set_trace_callback(interleave)
+    try:
+        job_a = a.claim()
+    finally:
+        a.db.set_trace_callback(None)
+    job_b = seen.get("b")
+    if job_a is not None and job_b is not None and job_a.id == job_b.id:
+        raise Problem(f"job {job_a.id} was handed to two workers at once: claim() must look "
+                      "for a job and take it in one statement (or one transaction)")
+
+
+@check(1, "work_one() runs the handler registered with @queue.handler, then acks")
+def work_one_acks(tinyq, path, rng):
+    q, _ = queues(tinyq, path, rng)
+    seen = []
+
+    def send(job):
+        seen.append((job.kind, job.args))
+    registered = q.handler("email")(send)
+    expect(registered is send, "queue.handler(kind) must return the function it was given, "
+                               f"unchanged; it returned {registered!r}")
+    expect(q.work_one() is None, "work_one() with nothing to claim should return None")
+    q.enqueue("email", {"to": "ada"})
+    job = q.work_one()
+    expect(seen == [("email", {"to": "ada"})], f"the handler saw {seen!r}; it should have been "
+                                               "called once, with the claimed job")
+    expect(job is not None and job.id == 1, f"work_one() returned {job!r}; it should return "
+                                            "the job it worked on")
+    expect_status(path, 1, "done", "work_one() with a handler that returned", q)

@@ -1,0 +1,317 @@
+"""tinyq: a small, honest job queue in one SQLite database. (The skeleton: you finish it.)
+
+Save this file as tinyq.py in your capstone folder, beside check.py, and fill in the
+parts marked STAGE 1 to STAGE 4, one stage at a time. After each stage, run
+
+    python3 check.py 1      (then 2, 3 and 4)
+
+which says in words what is still wrong. Everything not marked is written for you.
+A job is a row of the table `jobs`, always in one of four states:
+
+    enqueue --> queued --claim--> running --ack--> done
+                  ^                 |   |
+                  +--fail: retry----+   +--fail: permanent, or no attempts left--> dead
+                  +--release--------+   +--lease ran out on its last attempt-----> dead
+
+A lease of L seconds claimed at t covers [t, t + L]; another worker may take the job
+over only when now > t + L. Times are seconds from the clock you pass in, handed to SQL
+as parameters: SQL never reads a clock. Standard library only; needs SQLite 3.35+.
+"""
+import json
+import logging
+import random
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+MIN_SQLITE = (3, 35, 0)  # RETURNING: https://www.sqlite.org/lang_returning.html
+BUSY_TIMEOUT = 5.0       # seconds SQLite waits for another connection's lock before "locked"
+BUSY_RETRIES = 8         # then tinyq waits a little (backoff and jitter) and tries again
+log = logging.getLogger("tinyq")
+
+# --- the SQL: the table is written for you ----------------------------------------------
+
+STATES = ("queued", "running", "done", "dead")
+
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS jobs (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused, even after a DELETE
+    kind         TEXT NOT NULL,                 -- which handler runs it
+    args         TEXT NOT NULL,                 -- a JSON object
+    status       TEXT NOT NULL DEFAULT 'queued' CHECK (status IN {STATES}),
+    attempts     INTEGER NOT NULL DEFAULT 0,    -- how many times it was claimed
+    run_at       REAL NOT NULL,                 -- seconds: not to be claimed before
+    locked_until REAL,                          -- seconds: when the lease runs out
+    token        INTEGER,                       -- fencing token of the latest claim
+    unique_key   TEXT UNIQUE,                   -- the producer's idempotency key
+    last_error   TEXT,
+    created_at   REAL NOT NULL,                 -- seconds: when it was enqueued
+    claimed_at   REAL,                          -- seconds: when the latest claim began
+    claimed_by   TEXT,                          -- the worker that made the latest claim
+    CHECK ((status = 'running') = (locked_until IS NOT NULL))  -- a lease if, and only if, running
+);
+CREATE INDEX IF NOT EXISTS jobs_due ON jobs (run_at, id) WHERE status = 'queued';
+CREATE INDEX IF NOT EXISTS jobs_leased ON jobs (locked_until, id) WHERE status = 'running';
+-- The last fencing token handed out. It only grows, whatever is deleted from jobs.
+CREATE TABLE IF NOT EXISTS tokens (
+    one          INTEGER PRIMARY KEY CHECK (one = 1),
+    last_token   INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO tokens SELECT 1, ifnull(max(token), 0) FROM jobs;
+"""
+
+INSERT_JOB = """
+INSERT INTO jobs (kind, args, run_at, unique_key, created_at)
+VALUES (:kind, :args, :now + :delay, :key, :now)
+ON CONFLICT (unique_key) DO NOTHING
+RETURNING id"""
+
+# The delivery cap (SQS's maxReceiveCount): a lease that ran out on a job's last attempt
+# makes it dead, instead of handing the job out for ever.
+BURY_EXPIRED = """
+UPDATE jobs SET status = 'dead', locked_until = NULL,
+       last_error = 'lease expired on attempt ' || attempts || ' of ' || :max_attempts
+ WHERE status = 'running' AND locked_until < :now AND attempts >= :max_attempts"""
+
+TOKEN_TAKEN = "UPDATE tokens SET last_token = last_token + 1"
+
+
+# STAGE 1: one UPDATE ... RETURNING that takes a running job whose lease ran out
+# (locked_until < :now), else the queued job due the longest (run_at <= :now, the
+# smallest run_at, then the smallest id), in a WHERE id = (...) subquery, and makes it
+# running: attempts + 1, locked_until = :now + :lease, claimed_at = :now,
+# claimed_by = :worker. It ends RETURNING id, kind, args, attempts, token.
+# STAGE 3: also set token = (SELECT last_token + 1 FROM tokens), the next token.
+CLAIM_JOB = """
+"""
+
+# STAGE 1: mark job :id done, and clear its lease (locked_until = NULL).
+# STAGE 3: ... but only WHERE its token is still :token AND it is still running.
+MARK_DONE = """
+"""
+
+# STAGE 2: back to queued, not before :run_at, with no lease, keeping :error.
+# STAGE 3: guard it by :token, as MARK_DONE.
+MARK_RETRY = """
+"""
+
+# STAGE 2: dead, with no lease, keeping :error. STAGE 3: guard it by :token.
+MARK_DEAD = """
+"""
+
+EXTEND_LEASE = """
+UPDATE jobs SET locked_until = :until
+ WHERE id = :id AND token = :token AND status = 'running'"""
+
+# Handed back unfinished: due at once, and this claim is not counted as an attempt.
+RELEASE_JOB = """
+UPDATE jobs SET status = 'queued', run_at = :now, locked_until = NULL, attempts = attempts - 1
+ WHERE id = :id AND token = :token AND status = 'running'"""
+
+
+# STAGE 3: define the exception LeaseLost here, the one _guarded() raises.
+
+
+class Permanent(Exception):
+    """Raise it in a handler when trying again cannot help (a card declined, an address
+    that does not exist): work_one() makes the job dead at once, without a retry."""
+
+
+@contextmanager
+def transaction(db):
+    """`with transaction(db) as db:` runs the block as one transaction on a connection
+    opened with isolation_level=None: BEGIN IMMEDIATE, then COMMIT, or ROLLBACK if the
+    block raises anything (which then goes on). Stage 4 explains how it works."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:   # a Ctrl-C may arrive just after the COMMIT
+            db.execute("ROLLBACK")
+        raise
+
+
+def backoff(attempt, base, cap):
+    """Seconds to wait after failed attempt number `attempt` (1, 2, ...): base, 2*base,
+    4*base ... but never more than `cap`. Pure: the same input always gives the same delay."""
+    raise NotImplementedError("stage 2: write backoff(attempt, base, cap)")
+
+
+def jitter(delay, rng):
+    """Spread a delay (seconds) at random over [delay/2, delay] ("equal jitter"),
+    drawing from `rng`, a random.Random."""
+    raise NotImplementedError("stage 2: write jitter(delay, rng)")
+
+
+def is_busy(error):
+    """True for SQLite's "database is locked": another connection held a lock too long."""
+    return isinstance(error, sqlite3.OperationalError) and "locked" in str(error)
+
+
+@dataclass
+class Job:
+    """One claim of one job, as a handler receives it.
+
+    `token` is the claim's fencing token (None until stage 3). `outcome` says how this
+    claim ended: 'done', 'queued', 'dead' or 'lease lost'; None while it runs.
+    """
+    id: int
+    kind: str
+    args: dict
+    attempts: int
+    token: int | None
+    queue: "Queue" = field(repr=False)
+    outcome: str | None = None
+
+    # STAGE 4: a context manager (put @contextmanager above it). Inside
+    # `with transaction(self.queue.db) as db:`, yield db to the handler, then mark the
+    # job done with self.queue._guarded(self, MARK_DONE, {}). After the with block,
+    # set self.outcome = "done".
+    def complete(self):
+        raise NotImplementedError("stage 4: write Job.complete()")
+
+
+def _require(ok, message):
+    if not ok:
+        raise ValueError(message)
+
+
+class Queue:
+    """A job queue in one SQLite database: a file path, or ":memory:".
+
+    lease: seconds a claim holds its job: [claim time, claim time + lease], both ends
+      included (a lease: Gray and Cheriton, SOSP 1989; SQS calls it the visibility timeout).
+    max_attempts: claims a job gets: a failure, or a lease that runs out, on the last
+      one makes it dead.
+    backoff_base, backoff_cap: seconds, for the delay before a retry (see backoff()).
+    clock: a function returning the time in seconds; rng: a random.Random for jitter;
+      sleep: a function that waits seconds, between tries while the database is busy.
+    A file database is put in WAL mode (https://www.sqlite.org/wal.html). Raises
+    RuntimeError for SQLite older than 3.35 or an older tinyq's file, ValueError for a
+    bad setting.
+    """
+
+    def __init__(self, path=":memory:", *, lease=30.0, max_attempts=5, backoff_base=1.0,
+                 backoff_cap=300.0, clock=time.time, rng=None, sleep=time.sleep):
+        if sqlite3.sqlite_version_info < MIN_SQLITE:
+            raise RuntimeError(
+                f"tinyq needs SQLite 3.35 or newer (for UPDATE ... RETURNING); this "
+                f"Python's sqlite3 module uses SQLite {sqlite3.sqlite_version}")
+        number = (int, float)
+        _require(isinstance(lease, number) and lease > 0,
+                 f"lease must be a number of seconds above 0, got {lease!r}")
+        _require(isinstance(max_attempts, int) and max_attempts >= 1,
+                 f"max_attempts must be a whole number from 1, got {max_attempts!r}")
+        _require(isinstance(backoff_base, number) and isinstance(backoff_cap, number)
+                 and 0 <= backoff_base <= backoff_cap,
+                 f"need 0 <= backoff_base <= backoff_cap (seconds), got "
+                 f"{backoff_base!r} and {backoff_cap!r}")
+        self.lease, self.max_attempts = lease, max_attempts
+        self.backoff_base, self.backoff_cap = backoff_base, backoff_cap
+        self.clock, self.sleep = clock, sleep
+        self.rng = random.Random() if rng is None else rng
+        self.handlers = {}
+        # isolation_level=None: no hidden BEGIN; we open transactions ourselves.
+        self.db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
+        self._retrying(lambda: self.db.execute("PRAGMA journal_mode = WAL").fetchall())
+        self._retrying(lambda: self.db.executescript(SCHEMA))
+        if "claimed_by" not in {column[1] for column in self.db.execute("PRAGMA table_info(jobs)")}:
+            raise RuntimeError(f"{path} holds the jobs table of an older tinyq: delete the file")
+
+    # STAGE 1: a decorator. handler(kind) returns a function `register(function)` that
+    # stores `function` in self.handlers under `kind` and returns it unchanged.
+    def handler(self, kind):
+        raise NotImplementedError("stage 1: write Queue.handler(kind), a decorator")
+
+    def enqueue(self, kind, args, unique_key=None, delay=0.0):
+        """Add a job and return its id, or None if a job with `unique_key` exists (refused).
+
+        args: a dict of JSON values. delay: seconds before the job may be claimed.
+        It joins the caller's open transaction, if any, so a job can be written together
+        with the change that caused it. Raises TypeError or ValueError for bad input.
+        """
+        if not isinstance(args, dict):
+            raise TypeError(f"args must be a dict, got {type(args).__name__}")
+        try:
+            text = json.dumps(args, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"args must hold only JSON values: {error}") from None
+        _require(isinstance(delay, (int, float)) and delay >= 0,
+                 f"delay must be a number of seconds from 0, got {delay!r}")
+        rows = self.db.execute(INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
+                                            "now": self.clock(), "delay": delay}).fetchall()
+        return rows[0][0] if rows else None
+
+    # STAGE 1: run CLAIM_JOB with {"now": self.clock(), "lease": self.lease, "worker": worker}
+    # and .fetchall() (which finishes the statement), as
+    #     rows = self._retrying(lambda: self.db.execute(CLAIM_JOB, {...}).fetchall())
+    # No row: return None. Else return Job(id, kind, json.loads(args), attempts, token, self).
+    # STAGE 2: first run BURY_EXPIRED (with "now" and "max_attempts"), then CLAIM_JOB, both
+    # inside one `with transaction(self.db) as db:` in a small function given to _retrying.
+    # STAGE 3: in that transaction, when a job was claimed, also run TOKEN_TAKEN.
+    def claim(self, worker=None):
+        raise NotImplementedError("stage 1: write Queue.claim()")
+
+    # STAGE 1: run MARK_DONE with {"id": job.id} and set job.outcome = "done".
+    # STAGE 3: run it as self._guarded(job, MARK_DONE, {}) instead.
+    def ack(self, job):
+        raise NotImplementedError("stage 1: write Queue.ack(job)")
+
+    # STAGE 2: if permanent, or job.attempts >= self.max_attempts: MARK_DEAD, "dead".
+    # Else MARK_RETRY with run_at = self.clock() + jitter(backoff(job.attempts,
+    # self.backoff_base, self.backoff_cap), self.rng), "queued". Set job.outcome to it,
+    # and return it. STAGE 3: run both through self._guarded(job, statement, params).
+    def fail(self, job, error, permanent=False):
+        raise NotImplementedError("stage 2: write Queue.fail(job, error, permanent=False)")
+
+    # Optional reading: a heartbeat (chapter 5) and a clean shutdown. They work once
+    # _guarded() does (stage 3).
+    def extend(self, job, lease=None):
+        """Heartbeat: renew the job's lease to now + `lease` seconds (default: the queue's)
+        and return its new end, in seconds. Raises LeaseLost if the token no longer holds
+        the job: another worker may be doing it now, so stop the work."""
+        until = self.clock() + (self.lease if lease is None else lease)
+        self._guarded(job, EXTEND_LEASE, {"until": until})
+        return until
+
+    def release(self, job):
+        """Hand an unfinished job back at once (a clean shutdown): it is queued, due now,
+        and this claim does not count as an attempt. Raises LeaseLost like ack()."""
+        self._guarded(job, RELEASE_JOB, {"now": self.clock()})
+        job.outcome = "queued"
+
+    # STAGE 1: claim a job (as `worker`; None: return None), call the handler registered
+    # for its kind with the job, ack it, and return the job.
+    # STAGE 2: if the handler raises an Exception (or no handler is registered for the
+    # kind: raise a LookupError yourself), fail the job with the text
+    # f"{type(error).__name__}: {error}" and permanent=isinstance(error, Permanent),
+    # instead of letting the worker crash.
+    # STAGE 3: if LeaseLost is raised anywhere in here, set job.outcome = "lease lost"
+    # and return the job: another worker holds it now. (Re-raise a LeaseLost from the
+    # handler rather than failing the job.)
+    # STAGE 4: do not ack a job the handler already finished with complete() (its
+    # outcome is no longer None), nor fail it if the handler raised after that.
+    def work_one(self, worker=None):
+        raise NotImplementedError("stage 1: write Queue.work_one()")
+
+    def close(self):
+        self.db.close()
+
+    # STAGE 3: run one finishing UPDATE, statement, with
+    # {"id": job.id, "token": job.token, **params} through self._retrying(...); if the
+    # cursor's rowcount is not 1, raise LeaseLost(...): nothing was written.
+    def _guarded(self, job, statement, params):
+        raise NotImplementedError("stage 3: write Queue._guarded(job, statement, params)")
+
+    def _retrying(self, action):
+        """Return action(); while SQLite says the database is locked, wait a little and
+        try again, up to BUSY_RETRIES times. `action` must write all or nothing."""
+        for attempt in range(1, BUSY_RETRIES + 1):
+            try:
+                return action()
+            except sqlite3.OperationalError as error:
+                if not is_busy(error) or attempt == BUSY_RETRIES:
+                    raise
+            self.sleep(jitter(backoff(attempt, 0.01, 1.0), self.rng))

@@ -1,0 +1,62 @@
+"""Python loads while the reader approaches a simulation (runtime.js, NEAR_MARGIN: a screen away),
+so that it is ready when they reach it; a reader who stays further away downloads none of it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PageWatch, _origin
+
+SCREEN = {"width": 1280, "height": 900}
+PYTHON_FILES = ("/pyodide/", "/assets/py/", "python-worker.js")
+
+
+@pytest.fixture
+def chapter(browser, real_site):
+    """Chapter 5 (its first simulation is about nine screens down), open at the top, watched."""
+    context = browser.new_context(viewport=SCREEN)
+    page = context.new_page()
+    watch = PageWatch(page, _origin(real_site.url))
+    page.goto(real_site.at("05-leases.html"))
+    page.wait_for_selector("html[data-sims-ready]", state="attached")
+    yield page, watch, page.locator(".sim[data-sim]").first
+    context.close()
+    watch.check()
+
+
+def scroll_to_screens_above(page, sim, screens: float):
+    """Scroll so that the simulation's top is `screens` screens below the window's bottom edge."""
+    top = sim.evaluate("(root) => root.getBoundingClientRect().top + scrollY")
+    page.evaluate(f"() => scrollTo(0, {top - (1 + screens) * SCREEN['height']})")
+
+
+def python_requests(watch) -> list[str]:
+    return [url for url in watch.requests if any(part in url for part in PYTHON_FILES)]
+
+
+def test_a_reader_who_stays_away_from_the_simulations_downloads_no_python(chapter):
+    page, watch, sim = chapter
+    for screens in (6, 4, 2, 1.3):   # reading down, but stopping well over a screen short of it
+        scroll_to_screens_above(page, sim, screens)
+        page.wait_for_timeout(400)
+    page.wait_for_timeout(1500)
+    assert python_requests(watch) == []
+    expect(sim).to_have_attribute("data-state", "idle")
+
+
+def test_a_reader_who_nears_a_simulation_finds_it_ready(chapter):
+    page, watch, sim = chapter
+    scroll_to_screens_above(page, sim, 0.6)   # still out of sight: more than half a screen to go
+    for _ in range(100):   # Python's download starts (within 10 s, however busy the machine)
+        if any(url.endswith("pyodide.asm.wasm") for url in watch.requests):
+            break
+        page.wait_for_timeout(100)
+    assert any(url.endswith("pyodide.asm.wasm") for url in watch.requests), python_requests(watch)
+    expect(sim).to_have_attribute("data-state", "idle")   # loading Python starts no widget yet
+    # Arriving: without a click, the widget is already loading or ready, and soon ready.
+    sim.scroll_into_view_if_needed()
+    expect(sim).to_have_attribute("data-state", re.compile("^(loading|ready)$"), timeout=5_000)
+    expect(sim).to_have_attribute("data-state", "ready", timeout=120_000)
+    assert len([url for url in watch.requests if url.endswith("pyodide.asm.wasm")]) == 1

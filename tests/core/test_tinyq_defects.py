@@ -1,0 +1,358 @@
+"""Issue 20: the defects an expert review of tinyq found, one test (or a few) each, and the gains
+that came with their fixes (extend, release, Permanent, the new columns, the lease rule, the CHECK,
+one transaction helper). Each defect test fails on the tinyq before the fix (a9dec96)."""
+import random
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tests.support.capstone import CAPSTONE_TINYQ, tinyq
+from tests.support.clock import FakeClock
+
+
+@pytest.fixture
+def clock():
+    return FakeClock(1000.0)
+
+
+@pytest.fixture
+def make_queue(clock):
+    queues = []
+
+    def make(path=":memory:", **settings):
+        settings.setdefault("clock", clock)
+        settings.setdefault("rng", random.Random(7))
+        queues.append(tinyq.Queue(path, **settings))
+        return queues[-1]
+
+    yield make
+    for queue in queues:
+        queue.close()
+
+
+def row(queue, job_id):
+    cursor = queue.db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,))
+    return dict(zip([column[0] for column in cursor.description], cursor.fetchone()))
+
+
+# --- defect 1: workers die of lock contention -----------------------------------------------
+
+class Blocker:
+    """A second connection that holds the file's write lock until the queue, waiting between
+    two tries, calls the sleep it was given: then the lock goes, and the retry must succeed."""
+
+    def __init__(self, path):
+        self.other = sqlite3.connect(path, isolation_level=None)
+        self.waits = []
+
+    def hold(self):
+        self.other.execute("BEGIN IMMEDIATE")
+
+    def sleep(self, seconds):
+        self.waits.append(seconds)
+        if self.other.in_transaction:
+            self.other.execute("COMMIT")
+
+
+@pytest.fixture
+def blocked(make_queue, tmp_path):
+    path = str(tmp_path / "jobs.db")
+    blocker = Blocker(path)
+    queue = make_queue(path, sleep=blocker.sleep)
+    queue.db.execute("PRAGMA busy_timeout = 20")   # milliseconds: be quick about being busy
+    yield queue, blocker
+    blocker.other.close()
+
+
+def test_a_file_queue_uses_wal_and_a_busy_timeout(make_queue, tmp_path):
+    queue = make_queue(str(tmp_path / "jobs.db"))
+    assert queue.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert queue.db.execute("PRAGMA busy_timeout").fetchone()[0] == tinyq.BUSY_TIMEOUT * 1000
+
+
+def test_claim_waits_out_a_busy_database_with_jitter(blocked):
+    queue, blocker = blocked
+    queue.enqueue("email", {})
+    blocker.hold()
+    job = queue.claim("w1")
+    assert job is not None and job.attempts == 1
+    assert len(blocker.waits) == 1 and 0.005 <= blocker.waits[0] <= 0.01   # jitter(backoff(1))
+
+
+def test_an_ack_is_not_lost_to_a_busy_database(blocked):
+    queue, blocker = blocked
+    queue.enqueue("email", {})
+    job = queue.claim()
+    blocker.hold()
+    queue.ack(job)                      # after the effect: it must land, not raise
+    assert row(queue, job.id)["status"] == "done" and blocker.waits
+
+
+def test_a_busy_database_inside_complete_hands_the_job_back_without_using_an_attempt(blocked):
+    queue, blocker = blocked
+    queue.db.execute("CREATE TABLE points (n INTEGER)")
+    queue.enqueue("points", {})
+
+    @queue.handler("points")
+    def award(job):
+        blocker.hold()                  # another worker holds the lock past the busy timeout
+        with job.complete() as db:
+            db.execute("INSERT INTO points VALUES (10)")
+
+    job = queue.work_one()
+    assert job.outcome == "queued"
+    got = row(queue, job.id)
+    assert (got["status"], got["attempts"], got["last_error"]) == ("queued", 0, None)
+    assert queue.db.execute("SELECT count(*) FROM points").fetchone()[0] == 0
+
+
+def test_a_database_locked_for_good_is_still_an_error_in_the_end(blocked):
+    queue, blocker = blocked
+    queue.enqueue("email", {})
+    blocker.hold()
+    queue.sleep = blocker.waits.append          # waits, but the lock is never let go
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        queue.claim()
+    assert len(blocker.waits) == tinyq.BUSY_RETRIES - 1
+
+
+WORKER = textwrap.dedent("""
+    import sys, time
+    sys.path.insert(0, {capstone!r})
+    import tinyq
+    queue = tinyq.Queue({path!r}, lease=30)
+    done = []
+    queue.handler("add")(lambda job: done.append(job.id))
+    idle_since = time.monotonic()
+    while time.monotonic() - idle_since < 0.5:
+        if queue.work_one() is None:
+            time.sleep(0.005)
+        else:
+            idle_since = time.monotonic()
+    print(" ".join(map(str, done)))
+""")
+
+
+def test_eight_worker_processes_on_one_file_all_live_and_do_every_job_once(tmp_path):
+    """Before WAL and the retries, some of eight processes died of "database is locked"."""
+    path = str(tmp_path / "contention.db")
+    producer = tinyq.Queue(path)
+    with tinyq.transaction(producer.db):
+        for n in range(240):
+            producer.enqueue("add", {"n": n})
+    producer.close()
+    program = WORKER.format(capstone=str(CAPSTONE_TINYQ.parent), path=path)
+    workers = [subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for _ in range(8)]
+    results = [worker.communicate(timeout=120) for worker in workers]
+    deaths = [err for worker, (_, err) in zip(workers, results) if worker.returncode != 0]
+    assert deaths == [], deaths[0][-400:]
+    done = sorted(int(n) for out, _ in results for n in out.split())
+    assert done == list(range(1, 241))
+
+
+# --- defect 2: a job whose work outlives its lease was redelivered for ever -------------------
+
+def test_the_delivery_cap_makes_a_job_dead_when_its_last_lease_runs_out(make_queue, clock):
+    queue = make_queue(lease=1, max_attempts=3)
+    queue.enqueue("slow", {})
+    tokens = []
+    for attempt in range(1, 4):
+        job = queue.claim()
+        assert job.attempts == attempt
+        tokens.append(job.token)
+        clock.now += 1.5                # the work outlives the lease; nobody acks
+    assert queue.claim() is None
+    got = row(queue, 1)
+    assert got["status"] == "dead" and got["locked_until"] is None
+    assert got["last_error"] == "lease expired on attempt 3 of 3"
+    clock.now += 1000
+    assert queue.claim() is None
+
+
+def test_the_cap_only_buries_a_job_whose_lease_ran_out(make_queue, clock):
+    queue = make_queue(lease=1, max_attempts=1)
+    queue.enqueue("a", {})
+    queue.enqueue("b", {})
+    first = queue.claim()
+    clock.now += 1                      # exactly at the end of the lease: it still holds
+    second = queue.claim()
+    assert second.id != first.id and row(queue, first.id)["status"] == "running"
+    queue.ack(first)
+    assert row(queue, first.id)["status"] == "done"
+
+
+# --- defect 3: fencing tokens (and ids) repeated after a delete -------------------------------
+
+def test_after_a_retention_delete_a_stale_claim_cannot_finish_a_new_job(make_queue, clock):
+    queue = make_queue(lease=5)
+    queue.enqueue("report", {})
+    stale = queue.claim()               # worker A, which then stalls
+    clock.now += 6
+    queue.ack(queue.claim())            # worker B takes over and finishes
+    queue.db.execute("DELETE FROM jobs WHERE status = 'done'")   # the retention everyone adds
+    queue.enqueue("charge", {})
+    fresh = queue.claim()
+    assert (fresh.id, fresh.token) != (stale.id, stale.token)
+    assert fresh.id > stale.id and fresh.token > 2
+    with pytest.raises(tinyq.LeaseLost):
+        queue.ack(stale)                # A's late ack must not finish a job that never ran
+    assert row(queue, fresh.id)["status"] == "running"
+
+
+def test_the_token_counter_survives_reopening_and_starts_above_old_tokens(make_queue, tmp_path):
+    path = str(tmp_path / "jobs.db")
+    first = make_queue(path)
+    first.enqueue("a", {})
+    first.ack(first.claim())
+    first.db.execute("DELETE FROM jobs")
+    first.close()
+    again = make_queue(path)
+    again.enqueue("a", {})
+    assert again.claim().token == 2
+
+
+# --- the lease rule, decided once -----------------------------------------------------------
+
+def test_a_lease_covers_both_ends_and_is_taken_over_only_after_it(make_queue, clock):
+    """A lease of L seconds claimed at t covers [t, t + L]; a takeover needs now > t + L."""
+    queue = make_queue(lease=5)
+    queue.enqueue("email", {})
+    holder = queue.claim()
+    assert row(queue, holder.id)["locked_until"] == clock.now + 5
+    clock.now += 5
+    assert queue.claim() is None        # at exactly t + L nobody may take it
+    queue.ack(holder)                   # and the holder's ack still counts
+    assert row(queue, holder.id)["status"] == "done"
+
+
+def test_the_claim_sql_says_the_rule():
+    assert "locked_until < :now" in tinyq.CLAIM_JOB and "locked_until <=" not in tinyq.CLAIM_JOB
+    assert "locked_until < :now" in tinyq.BURY_EXPIRED
+    assert "now > " in tinyq.__doc__ and "[t, t + L]" in tinyq.__doc__
+
+
+# --- the schema guards its invariant: running if, and only if, leased -------------------------
+
+@pytest.mark.parametrize("status, locked_until", [("running", None), ("queued", 5.0),
+                                                  ("done", 5.0), ("dead", 5.0)])
+def test_the_check_refuses_a_lease_that_does_not_match_the_status(make_queue, status, locked_until):
+    queue = make_queue()
+    queue.enqueue("a", {})
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        queue.db.execute("UPDATE jobs SET status = ?, locked_until = ?", (status, locked_until))
+
+
+# --- extend, release, Permanent, and the new columns ------------------------------------------
+
+def test_extend_renews_the_lease_while_the_token_holds(make_queue, clock):
+    queue = make_queue(lease=5)
+    queue.enqueue("long", {})
+    job = queue.claim()
+    clock.now += 4
+    assert queue.extend(job) == clock.now + 5
+    clock.now += 4                      # past the first lease, inside the renewed one
+    assert queue.claim() is None
+    assert queue.extend(job, lease=60) == clock.now + 60
+    assert row(queue, job.id)["locked_until"] == clock.now + 60
+
+
+def test_extend_says_the_lease_is_lost_once_another_claim_holds_the_job(make_queue, clock):
+    queue = make_queue(lease=5)
+    queue.enqueue("long", {})
+    job = queue.claim()
+    clock.now += 6
+    other = queue.claim()
+    with pytest.raises(tinyq.LeaseLost):
+        queue.extend(job)
+    assert row(queue, job.id)["token"] == other.token
+    assert row(queue, job.id)["locked_until"] == clock.now + 5
+
+
+def test_release_hands_the_job_back_at_once_without_counting_the_attempt(make_queue, clock):
+    queue = make_queue(lease=60)
+    queue.enqueue("email", {})
+    job = queue.claim()
+    queue.release(job)
+    assert job.outcome == "queued"
+    got = row(queue, job.id)
+    assert (got["status"], got["attempts"], got["locked_until"]) == ("queued", 0, None)
+    again = queue.claim()               # no wait for the lease
+    assert (again.id, again.attempts) == (job.id, 1) and again.token > job.token
+    with pytest.raises(tinyq.LeaseLost):
+        queue.release(job)              # fenced: the old claim cannot hand back the new one
+
+
+def test_a_permanent_error_makes_the_job_dead_at_once(make_queue):
+    queue = make_queue(max_attempts=5)
+
+    @queue.handler("charge")
+    def charge(job):
+        raise tinyq.Permanent("card declined")
+
+    queue.enqueue("charge", {})
+    job = queue.work_one()
+    got = row(queue, job.id)
+    assert (job.outcome, got["status"], got["attempts"]) == ("dead", "dead", 1)
+    assert got["last_error"] == "Permanent: card declined"
+
+
+def test_the_new_columns_say_when_and_by_whom(make_queue, clock):
+    queue = make_queue()
+    queue.enqueue("email", {}, delay=30)
+    assert row(queue, 1)["created_at"] == clock.now and row(queue, 1)["run_at"] == clock.now + 30
+    clock.now += 40
+    queue.claim("worker-7")
+    got = row(queue, 1)
+    assert (got["claimed_at"], got["claimed_by"]) == (clock.now, "worker-7")
+
+
+def test_a_file_from_an_older_tinyq_is_refused_with_a_clear_message(tmp_path):
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE jobs (id INTEGER PRIMARY KEY, kind TEXT, args TEXT, status TEXT, "
+                "attempts INTEGER, run_at REAL, locked_until REAL, token INTEGER, "
+                "unique_key TEXT UNIQUE, last_error TEXT)")
+    old.close()
+    with pytest.raises(RuntimeError, match="older tinyq: delete the file"):
+        tinyq.Queue(str(path))
+
+
+# --- one transaction helper -----------------------------------------------------------------
+
+def test_transaction_commits_the_block_or_rolls_it_all_back(make_queue):
+    queue = make_queue()
+    queue.db.execute("CREATE TABLE t (n INTEGER)")
+    with tinyq.transaction(queue.db) as db:
+        db.execute("INSERT INTO t VALUES (1)")
+        queue.enqueue("a", {})
+    for failure in (ValueError, KeyboardInterrupt):
+        with pytest.raises(failure):
+            with tinyq.transaction(queue.db) as db:
+                db.execute("INSERT INTO t VALUES (2)")
+                queue.enqueue("b", {})
+                raise failure
+    assert queue.db.execute("SELECT count(*) FROM t").fetchone()[0] == 1
+    assert queue.db.execute("SELECT count(*) FROM jobs").fetchone()[0] == 1
+    assert not queue.db.in_transaction
+
+
+# --- the simulations use it: chapter 5's lease of 1 s for a job of 3 s -------------------------
+
+def test_chapter_5s_too_short_lease_ends_in_dead_jobs_not_endless_duplicates():
+    """Before the cap, this ran on: 588 attempts and 592 duplicate emails in 600 s (issue 20)."""
+    from simulations.live_queue import LiveQueue
+    sim = LiveQueue({"workers": 3, "jobs": 6, "lease": 1, "duration": 3})
+    while not sim.run(until=600):
+        pass
+    snap = sim.snapshot()
+    assert snap["finished"] and snap["time"] < 60
+    statuses = [row["status"] for row in snap["jobs"]]
+    assert "dead" in statuses and set(statuses) <= {"done", "dead"}
+    assert all(row["attempts"] <= 5 for row in snap["jobs"])
+    assert "dead (the lease ran out on the last of 5 attempts)" in snap["outcome"]
+    assert any("on its last attempt (5 of 5): the next claim marks it dead" in event["text"]
+               for event in snap["events"])
