@@ -31,6 +31,12 @@ class Report:
     seconds: float
 
 
+def saved_transcripts(parsed) -> dict:
+    """{id: {"path", "line", "attrs", "lines"}}: the guide's transcripts, as check_output.py reads them."""
+    return {t["id"]: {"path": p.path, "line": t["line"], "attrs": t["attrs"], "lines": t["lines"]}
+            for p in parsed for t in p.env["transcripts"]}
+
+
 def build_site(config: Config) -> Report:
     """Build the whole site into config.out, or raise BuildError listing every problem found.
 
@@ -66,6 +72,8 @@ def build_site(config: Config) -> Report:
         write_pages(folder, pages)
         write_json(folder / "search-index.json", search_documents(parsed))
         write_assets(folder, theme, config, problems)
+        if (folder / "code").is_dir():   # for code/check_output.py, which a reader runs in the site's code/
+            write_json(folder / "code" / "transcripts.json", saved_transcripts(parsed))
         sim_package.write(folder)
         problems.raise_if_any()
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from builder.markdown.env import new_env
+from builder.reading_time import reading_minutes
 from builder.problems import Problems
 from builder.summary import Chapter
 from builder.text_file import NotUTF8, read_text
@@ -28,6 +29,16 @@ class ParsedChapter:
     @property
     def sims(self) -> list[str]:
         return sorted(set(self.env["sims"]))
+
+    @property
+    def pause_ids(self) -> list[str]:
+        """The ids of the chapter's pause-and-check boxes, in order."""
+        return [t.meta["id"] for t in self.tokens if t.type == "colon_pause_open" and "id" in t.meta]
+
+    @property
+    def minutes(self) -> int:
+        """The estimated reading time in minutes (builder/reading_time.py)."""
+        return reading_minutes(self.tokens)
 
     @property
     def section_id(self) -> str:

@@ -8,7 +8,7 @@ from builder.chapters import ParsedChapter, render_chapter
 from builder.markdown.text import inline_text
 from builder.theme import Theme
 
-INDEX, GUIDE = "index.html", "guide.html"
+INDEX, GUIDE, GUIDE_STUDENT = "index.html", "guide.html", "guide-student.html"
 TOC_LEVELS = (2, 3)
 
 
@@ -33,7 +33,8 @@ def summary_sentence(parsed: ParsedChapter, limit: int = 160) -> str:
 
 def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) -> dict[str, str]:
     """Return {file name: HTML} for every page of the site."""
-    nav = [{"url": p.chapter.url, "title": p.chapter.title, "number": p.chapter.number} for p in chapters]
+    nav = [{"url": p.chapter.url, "page": p.chapter.url, "title": p.chapter.title, "number": p.chapter.number,
+            "minutes": p.minutes, "pauses": len(p.pause_ids)} for p in chapters]
     pages: dict[str, str] = {}
     contents = _link(INDEX, "Contents", "Start")
     for i, parsed in enumerate(chapters):
@@ -41,10 +42,10 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         following = _chapter_link(chapters[i + 1]) if i + 1 < len(chapters) else None
         page = {
             "kind": "chapter", "url": parsed.chapter.url, "title": parsed.chapter.title,
-            "number": parsed.chapter.number, "label": parsed.chapter.label,
+            "number": parsed.chapter.number, "label": parsed.chapter.label, "minutes": parsed.minutes,
             "body": Markup(render_chapter(md, parsed)),
             "toc": [h for h in parsed.headings if h["level"] in TOC_LEVELS],
-            "prev": previous, "next": following, "sims": parsed.sims,
+            "prev": previous, "next": following, "sims": parsed.sims, "aliases": parsed.env["aliases"],
             "description": summary_sentence(parsed) or theme.site["description"],
         }
         pages[parsed.chapter.url] = theme.render("chapter.html", page=page, nav=nav)
@@ -59,7 +60,11 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         "toc": [dict(h, id=f"{p.section_id}-{h['id']}") for h in p.headings if h["level"] == 2],
     } for p in chapters]
     in_guide = [dict(item, url=f"#{p.section_id}") for item, p in zip(nav, chapters)]
-    pages[GUIDE] = theme.render("guide.html", nav=in_guide, chapters=parts, page={
-        "kind": "guide", "url": GUIDE, "title": "The whole guide on one page", "prev": None, "next": None,
-        "sims": [], "toc": []})   # its simulations are cards linking to their chapters: no Python here
+    # Two copies of the whole guide: with the answers (printed open), and a student copy whose
+    # answers and solutions stay folded on screen and are left out of print.
+    for name, student, title in ((GUIDE, False, "The whole guide on one page"),
+                                 (GUIDE_STUDENT, True, "The whole guide, student copy (answers left out of print)")):
+        pages[name] = theme.render("guide.html", nav=in_guide, chapters=parts, student=student, page={
+            "kind": "guide", "url": name, "title": title, "prev": None, "next": None,
+            "sims": [], "toc": []})   # its simulations are cards linking to their chapters: no Python here
     return pages

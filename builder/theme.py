@@ -28,7 +28,8 @@ STATIC_ID = re.compile(r'\bid="([A-Za-z][\w-]*)"')
 # The features every page runs, in the order they start. Each is a module with no static import or
 # export of its own (a dynamic import() is fine), bundled into assets/js/site.js, each in its own
 # block, so its names stay its own and one that throws does not stop the others.
-FEATURES = ("theme-toggle", "sidebar", "page-toc", "code-blocks", "scrollable", "keyboard-nav", "search", "print")
+FEATURES = ("aliases", "theme-toggle", "sidebar", "page-toc", "code-blocks", "scrollable", "keyboard-nav", "search",
+            "print", "progress", "fullscreen")   # aliases first: it rewrites an old link before the sims read it
 STATIC_IMPORT = re.compile(r"^\s*(import\s*[\w{*'\"]|export\b)", re.M)
 
 

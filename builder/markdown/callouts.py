@@ -16,7 +16,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from builder.markdown.env import block_line, declare_id, page_id
+from builder.markdown.env import alias_anchor, block_line, page_id, stable_id
 
 TITLES = {"drills": "Study drills", "break": "Break it"}
 
@@ -35,11 +35,13 @@ def _number_callouts(state: StateCore) -> None:
         kind = token.info if token.type == f"colon_{token.info}_open" else None
         if kind in TITLES:
             counts[kind] += 1
-            token.meta["id"] = declare_id(state.env, f"{kind}-{chapter}-{counts[kind]}", block_line(token))
+            token.meta["id"] = stable_id(state.env, kind, token.meta.get("declared_id"),
+                                         f"{kind}-{chapter}-{counts[kind]}", block_line(token))
 
 
 def _render_open(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
     ident = page_id(env, token.meta.get("id", token.info))
     return (f'<div class="callout {token.info}" id="{ident}" role="note" aria-labelledby="{ident}-title">\n'
+            f'{alias_anchor(env, token.meta.get("id", ""))}'
             f'<p class="callout-title" id="{ident}-title">{TITLES[token.info]}</p>\n')

@@ -8,7 +8,8 @@
     :::
     ::::
 
-A line of three or more colons followed by a name opens a block; a line of exactly as many colons
+A line of three or more colons followed by a name (and, for a box that can be linked to, an
+optional `id=name`: `:::: pause id=why-a-lease`) opens a block; a line of exactly as many colons
 closes it, so a four-colon block can hold a three-colon one. The name must be one of `names`:
 anything else, a block never closed, and a closing line with nothing to close are problems.
 Each block becomes `colon_<name>_open` / `colon_<name>_close` tokens; other plugins give them
@@ -25,6 +26,8 @@ from markdown_it.rules_block import StateBlock
 from builder.markdown.env import report
 
 OPENER = re.compile(r"^(?P<colons>:{3,})[ \t]*(?P<name>[^\s:]*)[ \t]*(?P<rest>.*)$")
+DECLARED_ID = re.compile(r"^id=(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)$")
+LINKABLE = ("pause", "drills", "break")   # the blocks that take an id=
 
 
 def _line(state: StateBlock, line: int) -> str:
@@ -55,8 +58,10 @@ def colon_blocks_plugin(md: MarkdownIt, names: tuple[str, ...]) -> None:
         if name not in names:
             known = ", ".join(f"'::: {n}'" for n in names)
             report(env, start + 1, f"unknown block '{colons} {name}' (known: {known})")
-        elif match["rest"]:
-            report(env, start + 1, f"unexpected text after '{colons} {name}': {match['rest']!r}")
+        declared = DECLARED_ID.match(match["rest"].strip()) if name in LINKABLE else None
+        if name in names and match["rest"] and not declared:
+            hint = " (an id is lower-case letters, digits and '-': id=why-a-lease)" if name in LINKABLE else ""
+            report(env, start + 1, f"unexpected text after '{colons} {name}': {match['rest']!r}{hint}")
 
         close = start + 1
         while close < end:
@@ -80,6 +85,8 @@ def colon_blocks_plugin(md: MarkdownIt, names: tuple[str, ...]) -> None:
         kind = name if name in names else "unknown"
         token = state.push(f"colon_{kind}_open", "div", 1)
         token.markup, token.info, token.map, token.block = colons, name, [start, close], True
+        if declared:
+            token.meta["declared_id"] = declared["id"]
         state.md.block.tokenize(state, start + 1, close)
         token = state.push(f"colon_{kind}_close", "div", -1)
         token.markup, token.block = colons, True

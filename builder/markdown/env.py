@@ -6,6 +6,8 @@ markdown-it passes one `env` dict to every rule of one document. Ours holds:
 - `problems` (builder.problems.Problems): where every plugin reports `path:line: message`;
 - `ids` ({id: line or TEMPLATE}): every id the page declares, so none is used twice and links can be checked;
 - `headings`, `links`, `transcripts`, `sims`: what the plugins found, for the build's later stages;
+- `aliases` ({numbered id: declared id}): the order-based id (`sim-2`, `pause-5-2`) of each box or
+  embed that declares its own id, kept as an anchor so links made before it had one still work;
 - at render time, `id_prefix` (e.g. "ch5-" on the all-in-one page, where chapters share one
   document), `heading_shift` (1 there: a chapter's `##` becomes `<h3>`), and `chapter_ids`
   ({source file: section id}) so links between chapters become links within the page.
@@ -28,6 +30,7 @@ def new_env(path: str, chapter: int, problems: Problems, reserved_ids=()) -> dic
         "links": [],
         "transcripts": [],
         "sims": [],
+        "aliases": {},
     }
 
 
@@ -49,6 +52,25 @@ def declare_id(env: dict, ident: str, line: int | None) -> str:
     else:
         env["ids"][ident] = line
     return ident
+
+
+def stable_id(env: dict, kind: str, declared: str | None, numbered: str, line: int | None) -> str:
+    """The id of a box or embed: `kind-declared` when the chapter declares one (`id=why-a-lease`
+    -> `pause-why-a-lease`), which survives edits around it; else the order-based `numbered`.
+    A declared id keeps `numbered` as an alias (env["aliases"]), both checked for clashes."""
+    if not declared:
+        return declare_id(env, numbered, line)
+    ident = declare_id(env, f"{kind}-{declared}", line)
+    if numbered != ident:
+        env["aliases"][declare_id(env, numbered, line)] = ident
+    return ident
+
+
+def alias_anchor(env: dict, ident: str) -> str:
+    """An empty anchor carrying the old, order-based id of `ident` (if it has one), so that
+    `#pause-5-2` still lands on the box even without JavaScript."""
+    old = next((a for a, target in env.get("aliases", {}).items() if target == ident), None)
+    return f'<span class="id-alias" id="{page_id(env, old)}"></span>' if old else ""
 
 
 def claim_id(env: dict, wanted: str, line: int | None) -> str:

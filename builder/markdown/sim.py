@@ -1,6 +1,6 @@
 """Embed a simulation by name, with its starting state rendered at build time.
 
-    ```sim live-queue
+    ```sim live-queue id=two-workers
     workers: 2
     lease: 5
     ---
@@ -9,24 +9,30 @@
 
 The lines before `---` are parameters, each checked against the simulation's own `PARAMS` (an
 unknown name is a problem) and by constructing it (its `ParamError` becomes `file:line: ...`);
-`seed:` is passed separately. The text after `---` is shown to readers without JavaScript
+`seed:` is passed separately. `id=two-workers` gives the embed the id `sim-two-workers`,
+which survives edits around it (else it is `sim-N` by order; a declared id keeps `sim-N` as an
+alias: builder/markdown/env.py, `stable_id`). The text after `---` is shown to readers without JavaScript
 (docs/authoring.md, "Embedding a simulation"). The embed becomes
 `<div class="sim" data-sim=NAME data-state="idle" data-params='{json}' data-seed=N>` holding the
-simulation's `snapshot()` rendered by the theme (docs/simulations.md describes the registry). On
+simulation's `snapshot()` rendered by the theme (docs/simulations.md describes the registry). Below
+it, for print, the scenario run to its end at build time (builder/markdown/sim_print.py). On
 the all-in-one page, guide.html, it becomes a card with the same text and a link to the widget on
 its chapter's page, so that page stays light to load and to print and loads no Python.
 """
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from builder.markdown.env import declare_id, parse_inline, report
+from builder.markdown.env import alias_anchor, parse_inline, report, stable_id
+from builder.markdown.sim_print import print_outcome, run_to_end
 from builder.markdown.utils import fence_extension, fence_lines, split_header
 
+DECLARED_ID = re.compile(r"^id=(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)$")
 SNAPSHOT_KEYS = ("sim", "time", "jobs", "outcome", "events", "finished")
 
 
@@ -82,17 +88,32 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
         context = {**meta, "id": env.get("id_prefix", "") + meta["id"], "fallback_html": fallback}
         if env.get("live_page"):   # the all-in-one page: a card linking to the widget in its chapter
             context["live_url"] = f"{env['live_page']}#{meta['id']}"
-        html = render_embed(context)
-        return html.rstrip("\n") + "\n"
+        html = str(render_embed(context)).rstrip("\n") + "\n"
+        printed = print_outcome(meta, guide=bool(env.get("live_page")))
+        if not env.get("live_page"):   # a live widget: on a stage that can fill the screen
+            html = stage(context["id"], html)
+        return alias_anchor(env, meta["id"]) + html + printed
 
     fence_extension(md, "sim", lambda state, token, line: _parse(state, token, line, simulations), render)
+
+
+def stage(ident: str, html: str) -> str:
+    """Wrap a live widget with its "Full screen" button (theme/js/fullscreen.js works it; hidden
+    without scripts), so a teacher can project it. The button is in the page from the start,
+    so nothing moves when scripts arrive."""
+    return (f'<div class="sim-stage" data-stage-for="{ident}">\n'
+            f'<div class="sim-stage-bar js-only"><button type="button" class="sim-stage-button" '
+            f'aria-controls="{ident}" aria-pressed="false" data-action="fullscreen">Full screen</button></div>\n'
+            f'{html}</div>\n')
 
 
 def _parse(state: StateCore, token, line: int | None, simulations) -> None:
     env = state.env
     words = token.info.split()
-    if len(words) != 2:
-        report(env, line, "name one simulation: ```sim live-queue")
+    declared = DECLARED_ID.match(words.pop()) if len(words) == 3 else None
+    if len(words) != 2 or (len(token.info.split()) == 3 and not declared):
+        report(env, line, "name one simulation, and optionally its id: ```sim live-queue id=kill-a-worker"
+                          " (lower-case letters, digits and '-')")
         return
     registry = simulations(env, line)
     if registry is None:
@@ -115,12 +136,13 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
     snapshot = _start(env, line, name, cls, params, seed)
     if snapshot is None:
         return
+    ending = run_to_end(env, line, name, cls, params, seed)
     count = len(env["sims"]) + 1
     token.meta.update(
-        id=declare_id(env, f"sim-{count}", line), name=name, params=params, seed=seed,
+        id=stable_id(env, "sim", declared and declared["id"], f"sim-{count}", line), name=name, params=params, seed=seed,
         number=f"{env['chapter']}.{count}",   # "Simulation 5.2", as boxes are numbered
         params_json=json.dumps(params, sort_keys=True, separators=(",", ":")), snapshot=snapshot,
-        param_specs=getattr(cls, "PARAMS", ()),
+        param_specs=getattr(cls, "PARAMS", ()), ending=ending,
         fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
     env["sims"].append(name)
 

@@ -68,7 +68,7 @@ def _parse(state: StateCore, token, line: int | None, root: Path) -> None:
     elif not lines[0].startswith(PROMPT):
         report(env, line + 1, f"output before the first '$ ' command: {lines[0]!r}")
     token.meta["lines"] = lines
-    env["transcripts"].append({"id": ident, "line": line,
+    env["transcripts"].append({"id": ident, "line": line, "attrs": attrs, "lines": lines,
                                "after": [a for a in attrs.get("after", "").split(",") if a]})
 
 

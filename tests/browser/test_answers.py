@@ -17,8 +17,18 @@ def test_answer_is_folded_until_opened(page, fixture_site):
 def test_every_answer_opens_for_printing_and_folds_after(page, fixture_site):
     page.goto(fixture_site.at("guide.html"))
     answers = page.locator("details.answer")
-    expect(answers).to_have_count(3)
+    expect(answers).to_have_count(4)   # three pause boxes and one drills box's solutions
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
-    assert page.locator("details.answer[open]").count() == 3
+    assert page.locator("details.answer[open]").count() == 4
     page.evaluate("dispatchEvent(new Event('afterprint'))")
     assert page.locator("details.answer[open]").count() == 0
+
+
+def test_study_drills_solutions_are_folded_like_answers(page, fixture_site):
+    """Issue 23: the study drills have solutions, folded until the reader opens them."""
+    page.goto(fixture_site.at("01-queue.html"))
+    box = page.get_by_role("note", name="Study drills")
+    solution = box.get_by_text("The third job: claims take the oldest first.")
+    expect(solution).to_be_hidden()
+    box.get_by_text("Solutions", exact=True).click()
+    expect(solution).to_be_visible()

@@ -35,3 +35,18 @@ def test_arrows_while_typing_or_with_a_modifier_stay_on_the_page(page, fixture_s
     page.keyboard.press("Shift+ArrowRight")
     page.wait_for_timeout(300)
     expect(page).to_have_url(fixture_site.at("01-queue.html"))
+
+
+def test_arrows_after_a_click_in_a_simulation_stay_on_the_page(page, fixture_site):
+    """Defect 1 of issue 23: a click on a simulation's text moves the focus to <main> (it is not
+    focusable itself), and → then left the page, losing the run."""
+    page.goto(fixture_site.at("01-queue.html"))
+    page.locator(".sim .sim-fallback p").click()
+    assert page.evaluate("document.activeElement.id") == "main"   # where the focus fell
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(300)
+    expect(page).to_have_url(fixture_site.at("01-queue.html"))
+    # A click elsewhere in the text gives the arrows back to the page.
+    page.get_by_role("heading", name="Watching workers").click()
+    _press(page, "ArrowRight")
+    expect(page).to_have_url(fixture_site.at("02-retries.html"))

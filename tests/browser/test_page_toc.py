@@ -32,3 +32,20 @@ def test_toc_is_folded_on_a_narrow_screen(page, fixture_site):
     toc.get_by_role("link", name="Reading order").click()
     expect(page.get_by_role("heading", name="Reading order")).to_be_in_viewport()
     expect(toc.get_by_role("link", name="Reading order")).to_be_hidden()   # folds again after a jump
+
+
+def test_toc_marks_where_you_are_at_1280px(page, fixture_site):
+    """Issue 23: a laptop's 1280 px gets the contents beside the text, with "you are here"
+    (it used to need 1440 px, so at 1280 the list was folded above the text)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(fixture_site.at("00-start.html"))
+    toc = page.get_by_role("navigation", name="On this page")
+    expect(toc.get_by_role("link", name="Reading order")).to_be_visible()
+    text_box = page.locator(".chapter-body").bounding_box()
+    toc_box = toc.bounding_box()
+    assert toc_box["x"] >= text_box["x"] + text_box["width"], "the contents sit beside the text"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280   # no sideways scroll
+    page.get_by_role("heading", name="A short subsection").scroll_into_view_if_needed()
+    page.mouse.wheel(0, 2000)
+    expect(toc.locator('[aria-current="location"]')).to_have_text("A short subsection")
+    expect(toc).to_be_in_viewport()   # it stays in view (sticky) while the text scrolls

@@ -51,3 +51,37 @@ def test_paper_is_black_on_white_whatever_the_screens_theme(page, fixture_site):
 def _dark(colour):
     """Black or a dark grey (#333 at most, over 12:1 on white): ink, whatever the screen showed."""
     return all(int(c) <= 0x33 for c in colour[colour.index("(") + 1:-1].split(",")[:3])
+
+
+def test_a_chapter_prints_its_simulation_run_to_the_end(page, fixture_site):
+    """Issue 23: a printed simulation showed only its start ("not yet known"); now the chapter's
+    scenario, run at build time, prints with its outcome, on the chapter and on guide.html."""
+    page.goto(fixture_site.at("01-queue.html"))
+    run = page.locator(".sim-print")
+    outcome = run.get_by_text("Outcome at")
+    expect(outcome).to_be_hidden()                   # folded on screen: it gives the ending away
+    page.emulate_media(media="print")
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    expect(outcome).to_be_visible()
+    expect(run).to_contain_text("Simulation 1.1 as the chapter sets it up, run to its end")
+    expect(run).to_contain_text("Outcome at 2 s: 0 jobs waiting for 2 worker(s)")
+    expect(run).to_contain_text("Jobs at the end: 3 done.")
+    page.goto(fixture_site.at("guide.html"))
+    expect(page.locator(".sim-print")).to_contain_text("Jobs at the end: 3 done.")   # on screen too
+
+
+def test_the_student_copy_prints_without_the_answers(page, fixture_site):
+    page.goto(fixture_site.at("guide.html"))
+    page.emulate_media(media="print")
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    answer = page.get_by_text("The `status` column".replace("`", ""), exact=False).first
+    expect(answer).to_be_visible()                       # the teacher's copy: answers open
+    page.emulate_media(media="screen")
+    page.get_by_role("link", name="student copy").click()
+    expect(page).to_have_url(fixture_site.at("guide-student.html"))
+    expect(page.locator(".answer").first).to_be_visible()   # folded, a reader can still open it
+    page.emulate_media(media="print")
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    expect(page.get_by_text("The status column", exact=False).first).to_be_hidden()
+    expect(page.locator(".answer").first).to_be_hidden()
+    expect(page.get_by_text("Which column tells a worker it may take it?")).to_be_visible()   # the question stays

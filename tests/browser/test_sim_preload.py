@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PageWatch, _origin
+from tests.support.served import PageWatch, origin
 
 SCREEN = {"width": 1280, "height": 900}
 PYTHON_FILES = ("/pyodide/", "/assets/py/", "python-worker.js")
@@ -18,7 +18,7 @@ def chapter(browser, real_site):
     """Chapter 5 (its first simulation is about nine screens down), open at the top, watched."""
     context = browser.new_context(viewport=SCREEN)
     page = context.new_page()
-    watch = PageWatch(page, _origin(real_site.url))
+    watch = PageWatch(page, origin(real_site.url))
     page.goto(real_site.at("05-leases.html"))
     page.wait_for_selector("html[data-sims-ready]", state="attached")
     yield page, watch, page.locator(".sim[data-sim]").first

@@ -21,7 +21,7 @@ CHAPTERS = ["00-start.html", "01-queue.html", "02-retries.html"]
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("build") / "site"
     report = build_site(fixture_config(out))
-    assert (report.pages, report.chapters, report.sims) == (5, 3, 1)
+    assert (report.pages, report.chapters, report.sims) == (6, 3, 1)
     return out
 
 
@@ -31,7 +31,7 @@ def pages(site):
 
 
 def test_one_page_per_chapter_plus_index_and_guide(pages):
-    assert sorted(pages) == sorted(CHAPTERS + ["index.html", "guide.html"])
+    assert sorted(pages) == sorted(CHAPTERS + ["index.html", "guide.html", "guide-student.html"])
 
 
 def test_every_page_has_the_policy_one_h1_lang_and_no_inline_code(site, pages):
@@ -153,3 +153,9 @@ def test_a_simulation_template_and_page_scripts_come_from_the_theme(tmp_path):
     assert "sim-widgets.js" not in guide and "data-sim=" not in guide   # no widget, no Python there
     card = guide.split('<aside class="sim-card"', 1)[1].split("</aside>", 1)[0]   # a card instead
     assert 'href="01-queue.html#sim-1"' in card and "Simulation 1.1" in card, card
+
+
+def test_the_transcripts_are_saved_for_the_readers_checker(site):
+    saved = json.loads((site / "code" / "transcripts.json").read_text())
+    assert saved and all(set(t) == {"path", "line", "attrs", "lines"} for t in saved.values())
+    assert all(t["lines"][0].startswith("$ ") for t in saved.values())

@@ -168,7 +168,7 @@ def test_command_line_builds(tmp_path):
     run = subprocess.run([sys.executable, str(ROOT / "build.py"), "--root", str(tmp_path / "book"),
                           "--out", str(tmp_path / "site")], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("built 4 pages (2 chapters, 0 simulation embeds)")
+    assert run.stdout.startswith("built 5 pages (2 chapters, 0 simulation embeds)")
 
 
 def test_a_chapter_or_an_include_that_is_not_utf8_is_a_problem_at_its_line(tmp_path):

@@ -7,7 +7,7 @@ One audit = one fresh browser context, one page, in this order:
   3. start every simulation (its "Start" button) and wait until each is `ready`; axe on the
      widgets, light and dark;
   4. open every <details>, then use every control: click each enabled button (the theme toggle
-     twice, each <summary> twice), pick each option of each <select>, re-enter each field's
+     and a simulation's "Full screen" twice, each <summary> twice), pick each option of each <select>, re-enter each field's
      value, tick each checkbox twice; axe on the widgets again (open answers and settings
      included), light and dark;
   5. open search, type a word, wait for the results; axe on the search dialog, light and dark;
@@ -57,7 +57,7 @@ CSP_PROBE = """() => new Promise((resolve) => {
 })"""
 
 # Every control a reader can use, once every <details> is open (as a reader can open them):
-# [selector for it, kind, name, is the theme toggle], in page order.
+# [selector for it, kind, name, is a view toggle pressed twice], in page order.
 CONTROLS = """() => {
   // Not opacity: a copy button is transparent until the pointer is over its code block.
   const visible = (e) => e.checkVisibility({ visibilityProperty: true });
@@ -70,7 +70,8 @@ CONTROLS = """() => {
     const kind = e.tagName === "INPUT" ? `input-${e.type}` : e.tagName.toLowerCase();
     const name = (e.getAttribute("aria-label") || e.labels?.[0]?.textContent || e.textContent || e.name || "")
       .replace(/\\s+/g, " ").trim().slice(0, 60);
-    found.push([`[data-audit-control="${i}"]`, kind, name, e.id === "theme-toggle"]);
+    // Toggles of the whole view (theme, a simulation's full screen) are pressed twice, to put them back.
+    found.push([`[data-audit-control="${i}"]`, kind, name, e.id === "theme-toggle" || e.dataset.action === "fullscreen"]);
   });
   return found;
 }"""

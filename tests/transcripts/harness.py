@@ -13,10 +13,8 @@ Only process ids, durations and temporary paths are normalised before comparing.
 from __future__ import annotations
 
 import dataclasses
-import functools
+import importlib.util
 import os
-import re
-import shlex
 import shutil
 import sys
 import tempfile
@@ -28,15 +26,14 @@ from tests.support.processes import Background
 ROOT = Path(__file__).resolve().parents[2]
 CONTENT = ROOT / "content"
 
-FENCE = re.compile(r"^(`{3,}|~{3,})\s*transcript\b(.*)$")
-PROMPT = "$ "
-INTERRUPT = "^C"
-ELLIPSIS = "..."
-
-# What legitimately differs between two runs, and nothing else.
-PID = re.compile(r"(?:(?<=\bworker )|(?<=\bpid )|(?<=\bprocess )|(?<=^\[)|(?<=^  \[))\d+")
-DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?=m?s\b)")
-TEMP_PATH = re.compile(re.escape(tempfile.gettempdir()) + r"/[\w.-]+")
+# The reading and the normalising are the reader's own checker's (code/check_output.py), so the
+# tests and the checker a reader runs cannot disagree.
+_spec = importlib.util.spec_from_file_location("check_output", ROOT / "code" / "check_output.py")
+checker = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(checker)
+PROMPT, INTERRUPT, ELLIPSIS = checker.PROMPT, checker.INTERRUPT, checker.ELLIPSIS
+PID, DURATION, TEMP_PATH = checker.PID, checker.DURATION, checker.TEMP_PATH
+normalise, matches = checker.normalise, checker.matches
 
 WAIT_FOR_OUTPUT = 60.0   # seconds a command may take to print what the transcript shows
 WAIT_FOR_EXIT = 3.0      # seconds after that before a still-running command is left running
@@ -85,70 +82,10 @@ class Transcript:
             yield command, expected
 
 
-def _attributes(text: str) -> dict:
-    attrs = {}
-    for part in shlex.split(text):
-        if "=" not in part:
-            raise ValueError(f"transcript attribute without '=': {part!r}")
-        key, value = part.split("=", 1)
-        attrs[key] = value
-    return attrs
-
-
 def find_all(content: Path = CONTENT) -> dict:
     """Return {id: Transcript} for every transcript block in the chapters."""
-    found = {}
-    for path in sorted(content.glob("*.md")):
-        lines = path.read_text(encoding="utf-8").split("\n")
-        i = 0
-        while i < len(lines):
-            match = FENCE.match(lines[i])
-            if not match:
-                i += 1
-                continue
-            fence, start = match.group(1), i + 1
-            attrs = _attributes(match.group(2))
-            body = []
-            i += 1
-            while i < len(lines) and not lines[i].startswith(fence[0] * len(fence)):
-                body.append(lines[i])
-                i += 1
-            ident = attrs.get("id")
-            if not ident:
-                raise ValueError(f"{path.name}:{start}: transcript without an id")
-            if ident in found:
-                raise ValueError(f"{path.name}:{start}: transcript id {ident!r} used twice")
-            found[ident] = Transcript(ident, path, start, attrs, body)
-            i += 1
-    return found
-
-
-def normalise(text: str) -> str:
-    """Blank out process ids, durations and temporary paths."""
-    out = []
-    for line in text.replace("\r\n", "\n").split("\n"):
-        line = TEMP_PATH.sub("<tmp>", line)
-        line = PID.sub("<pid>", line)
-        line = DURATION.sub("<t>", line)
-        out.append(line.rstrip())
-    while out and out[-1] == "":
-        out.pop()
-    return "\n".join(out)
-
-
-def matches(expected: list, actual: list) -> bool:
-    """True when actual fits expected, where a '...' line stands for any lines."""
-    @functools.lru_cache(maxsize=None)
-    def fit(i, j):
-        if i == len(expected):
-            return j == len(actual)
-        if expected[i].strip() == ELLIPSIS:
-            return any(fit(i + 1, k) for k in range(j, len(actual) + 1))
-        if expected[i] == INTERRUPT:
-            # The reader's ^C: the terminal's echo, ended by the program's own newline if any.
-            return fit(i + 1, j) or (j < len(actual) and actual[j] == "" and fit(i + 1, j + 1))
-        return j < len(actual) and expected[i] == actual[j] and fit(i + 1, j + 1)
-    return fit(0, 0)
+    return {ident: Transcript(ident, Path(t["path"]), t["line"], t["attrs"], t["lines"])
+            for ident, t in checker.find_transcripts(content).items()}
 
 
 def _shown_before_interrupt(expected: list) -> list:

@@ -2,7 +2,7 @@
 // ones; the link of the section being read is marked (aria-current="location").
 const toc = document.querySelector(".page-toc");
 const fold = toc?.querySelector("details");
-const wide = matchMedia("(min-width: 90rem)");   // as 60-navigation.css: the contents column
+const wide = matchMedia("(min-width: 80rem)");   // as 60-navigation.css: the contents column
 
 function fit() {
   fold.open = wide.matches;

@@ -7,7 +7,7 @@
 //                   ready, so a widget's first request needs no round trip after it starts)
 //   worker -> page  {type: "progress", stage: "download" | "start" | "import", loaded, total}
 //                   {type: "ready", python, sqlite}
-//                   {type: "failed", problem, message}   problem: a word the page turns into advice
+//                   {type: "error", problem, message}    problem: a word the page turns into advice
 //                   {type: "reply", req, reply: JSON text}
 //
 // Failures are caught here, where they happen: a missing file or a wasm file served with the
@@ -29,7 +29,7 @@ function post(message) {
 function fail(problem, message) {
   if (failed) return;
   failed = true;
-  post({ type: "failed", problem, message });
+  post({ type: "error", problem, message });
 }
 
 function fileName(url) {

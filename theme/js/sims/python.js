@@ -3,7 +3,7 @@
 // widgets' messages to simulations/bridge.py. One instance per page, shared by every widget.
 //
 // Events (an EventTarget): "loading", "progress" {detail: {stage, loaded, total, text}},
-// "ready", "failed" {detail: {problem, message, fix}}.
+// "ready", "error" {detail: {problem, message, fix}}.
 
 const STALL_SECONDS = { download: 30, start: 90, import: 90 };  // no word from the worker this long: give up
 const CALL_SECONDS = 30;  // every call is bounded by the simulations; one this slow means a stuck worker
@@ -32,7 +32,7 @@ export class Python extends EventTarget {
   constructor(config) {
     super();
     this.config = config;
-    this.state = "idle";       // idle | loading | ready | failed
+    this.state = "idle";       // idle | loading | ready | error (the same words as a widget's data-state)
     this.progress = null;      // the latest progress detail
     this.failure = null;       // {problem, message, fix} when failed
     this.worker = null;
@@ -120,7 +120,7 @@ export class Python extends EventTarget {
       this.versions = { python: data.python, sqlite: data.sqlite };
       this.dispatchEvent(new Event("ready"));
       this.settle.resolve();
-    } else if (data.type === "failed") {
+    } else if (data.type === "error") {
       this.fail(data.problem, data.message);
     } else if (data.type === "reply") {
       const waiting = this.pending.get(data.req);
@@ -138,10 +138,10 @@ export class Python extends EventTarget {
   }
 
   fail(problem, message) {
-    if (this.state === "failed") return;
+    if (this.state === "error") return;
     const wasReady = this.state === "ready";
     clearTimeout(this.stallTimer);
-    this.state = "failed";
+    this.state = "error";
     this.failure = { problem, message, fix: FIXES[problem] || FIXES.python };
     if (this.worker) this.worker.terminate();
     this.worker = null;
@@ -151,7 +151,7 @@ export class Python extends EventTarget {
     }
     this.pending.clear();
     if (!wasReady) this.settle.reject(new Error(message));
-    this.dispatchEvent(new CustomEvent("failed", { detail: this.failure }));
+    this.dispatchEvent(new CustomEvent("error", { detail: this.failure }));
   }
 
   /** Send one message to simulations/bridge.py; resolves with its reply (never rejects). While

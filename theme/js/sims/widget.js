@@ -66,7 +66,7 @@ export class Widget {
       this.boot();
     });
     python.addEventListener("progress", (event) => this.showProgress(event.detail));
-    python.addEventListener("failed", (event) => this.showFailure(event.detail));
+    python.addEventListener("error", (event) => this.showFailure(event.detail));
   }
 
   // --- parts of the template ------------------------------------------------------------------
@@ -115,7 +115,7 @@ export class Widget {
   start(reason) {
     if (this.state !== "idle") return;
     const python = this.python;
-    if (python.state === "failed") {
+    if (python.state === "error") {
       if (reason === "view") return this.showFailure(python.failure, true);
       this.retry();
       return;

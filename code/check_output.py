@@ -1,0 +1,199 @@
+"""Check your run against the guide's "What you should see".
+
+Run your exercise, save what it printed, and give it to this script with the transcript's name
+(the guide shows it under each terminal; `ex03` picks every transcript whose name starts so):
+
+    python3 ex03_memory_queue.py > mine.txt
+    python3 check_output.py ex03-run mine.txt
+    python3 ex03_memory_queue.py | python3 check_output.py ex03-run
+    python3 check_output.py --list      # every transcript's name and first command
+
+You may also paste a whole terminal session (your prompt, then the command, then its output):
+lines that end with one of the transcript's commands count as that command.
+
+Before comparing, both sides are normalised as the guide's own tests do, for what really
+differs between two runs and nothing else: process ids (a number after `worker `, `pid ` or
+`process `, or in `[1234]` at the start of a line), durations (a number followed by `s` or
+`ms`) and temporary paths. A line `...` in the guide stands for any lines. The exit status is
+0 when your output matches, 1 when it does not (the difference is printed), 2 for a usage
+problem. Standard library only; tests/transcripts/harness.py uses the same functions, so this
+script and the guide's tests cannot disagree.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import functools
+import json
+import re
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+FENCE = re.compile(r"^(`{3,}|~{3,})\s*transcript\b(.*)$")
+PROMPT = "$ "
+INTERRUPT = "^C"
+ELLIPSIS = "..."
+
+# What legitimately differs between two runs, and nothing else.
+PID = re.compile(r"(?:(?<=\bworker )|(?<=\bpid )|(?<=\bprocess )|(?<=^\[)|(?<=^  \[))\d+")
+DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?=m?s\b)")
+TEMP_PATH = re.compile(re.escape(tempfile.gettempdir()) + r"/[\w.-]+")
+
+HERE = Path(__file__).resolve().parent
+SAVED = "transcripts.json"   # beside this file in the built site: {id: {"where", "attrs", "lines"}}
+
+
+def normalise(text: str) -> str:
+    """Blank out process ids, durations and temporary paths; drop trailing spaces and blank lines."""
+    out = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        line = TEMP_PATH.sub("<tmp>", line)
+        line = PID.sub("<pid>", line)
+        line = DURATION.sub("<t>", line)
+        out.append(line.rstrip())
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out)
+
+
+def matches(expected: list, actual: list) -> bool:
+    """True when `actual` lines fit `expected` ones, where a '...' line stands for any lines."""
+    @functools.lru_cache(maxsize=None)
+    def fit(i, j):
+        if i == len(expected):
+            return j == len(actual)
+        if expected[i].strip() == ELLIPSIS:
+            return any(fit(i + 1, k) for k in range(j, len(actual) + 1))
+        if expected[i] == INTERRUPT:
+            # The reader's ^C: the terminal's echo, ended by the program's own newline if any.
+            return fit(i + 1, j) or (j < len(actual) and actual[j] == "" and fit(i + 1, j + 1))
+        return j < len(actual) and expected[i] == actual[j] and fit(i + 1, j + 1)
+    return fit(0, 0)
+
+
+def attributes(text: str) -> dict:
+    """`id=ex04-work cwd=code` -> {"id": "ex04-work", "cwd": "code"}; ValueError on a bare word."""
+    attrs = {}
+    for part in shlex.split(text):
+        if "=" not in part:
+            raise ValueError(f"transcript attribute without '=': {part!r}")
+        key, value = part.split("=", 1)
+        attrs[key] = value
+    return attrs
+
+
+def find_transcripts(content: Path) -> dict:
+    """{id: {"path", "line", "attrs", "lines"}} for every transcript block in content/*.md.
+
+    Raises ValueError for a transcript without an id or an id used twice."""
+    found = {}
+    for path in sorted(Path(content).glob("*.md")):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        i = 0
+        while i < len(lines):
+            match = FENCE.match(lines[i])
+            if not match:
+                i += 1
+                continue
+            fence, start = match.group(1), i + 1
+            attrs = attributes(match.group(2))
+            body = []
+            i += 1
+            while i < len(lines) and not lines[i].startswith(fence[0] * len(fence)):
+                body.append(lines[i])
+                i += 1
+            ident = attrs.get("id")
+            if not ident:
+                raise ValueError(f"{path.name}:{start}: transcript without an id")
+            if ident in found:
+                raise ValueError(f"{path.name}:{start}: transcript id {ident!r} used twice")
+            found[ident] = {"path": str(path), "line": start, "attrs": attrs, "lines": body}
+            i += 1
+    return found
+
+
+def load_transcripts(here: Path = HERE) -> dict:
+    """The guide's transcripts: from ../content beside a checkout, else transcripts.json here."""
+    content = here.parent / "content"
+    if content.is_dir() and any(content.glob("*.md")):
+        return find_transcripts(content)
+    saved = here / SAVED
+    if saved.is_file():
+        return json.loads(saved.read_text(encoding="utf-8"))
+    raise FileNotFoundError(f"found neither {content} nor {saved}")
+
+
+def commands(lines: list) -> list:
+    return [line[len(PROMPT):] for line in lines if line.startswith(PROMPT)]
+
+
+def as_session(text: str, known: list) -> list:
+    """Your lines, with a line ending in one of the transcript's commands made `$ command`."""
+    out = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        command = next((c for c in known if line.rstrip() == c or line.rstrip().endswith(PROMPT + c)
+                        or line.rstrip().endswith("$" + c)), None)
+        out.append(PROMPT + command if command else line)
+    return out
+
+
+def compare(transcript: list, text: str) -> tuple[bool, list, list]:
+    """(matched, expected lines, your lines), both normalised. A session (your text holds the
+    commands) is compared whole; output alone is compared with the output lines alone."""
+    known = commands(transcript)
+    session = as_session(text, known)
+    if any(line.startswith(PROMPT) for line in session):
+        want = transcript
+    else:
+        want = [line for line in transcript if not line.startswith(PROMPT)]
+    want = normalise("\n".join(want)).split("\n")
+    got = normalise("\n".join(session)).split("\n")
+    return matches(want, got), want, got
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Compare your run's output with the guide's "
+                                     "'What you should see'.")
+    parser.add_argument("name", nargs="?", help="the transcript's name, e.g. ex03-run, or its start, e.g. ex03")
+    parser.add_argument("--list", action="store_true", help="list the transcripts' names and first commands")
+    parser.add_argument("file", nargs="?", help="a file holding what your run printed (default: standard input)")
+    args = parser.parse_args(argv)
+    try:
+        transcripts = load_transcripts()
+    except (OSError, ValueError) as error:
+        print(f"check_output: cannot read the guide's transcripts: {error}", file=sys.stderr)
+        return 2
+    if args.list or not args.name:
+        for name, transcript in transcripts.items():
+            first = next(iter(commands(transcript["lines"])), "")
+            print(f"{name:28} $ {first}")
+        return 0 if args.list else 2
+    names = [args.name] if args.name in transcripts else sorted(t for t in transcripts if t.startswith(args.name))
+    if not names:
+        close = difflib.get_close_matches(args.name, transcripts, n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        print(f"check_output: the guide has no transcript called {args.name!r}.{hint}", file=sys.stderr)
+        return 2
+    try:
+        text = Path(args.file).read_text(encoding="utf-8") if args.file else sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"check_output: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    results = [(name, *compare(transcripts[name]["lines"], text)) for name in names]
+    for name, matched, _, _ in results:
+        if matched:
+            print(f"Matches {name}: your output is what the guide shows (process ids and timings aside).")
+            return 0
+    name, _, want, got = results[0]
+    print(f"Does not match {name}" + (f" (nor {', '.join(n for n, *_ in results[1:])})" if len(results) > 1 else "")
+          + ". Lines starting '-' are the guide's, '+' yours (ids and timings shown as <pid> and <t>;"
+            " a '...' line in the guide stands for any lines):")
+    for line in difflib.unified_diff(want, got, "the guide", "your run", lineterm="", n=2):
+        print(line)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+"""Old, order-based links to a box that now declares its id still land on it (issue 23)."""
+import re
+
+from playwright.sync_api import expect
+
+
+def test_an_old_numbered_link_is_rewritten_to_the_declared_id(page, fixture_site):
+    page.set_viewport_size({"width": 1000, "height": 600})
+    page.goto(fixture_site.at("01-queue.html?pause-1-1.seed=3&other=1#pause-1-1"))
+    expect(page).to_have_url(re.compile(r"01-queue\.html\?pause-jobs-at-the-start\.seed=3&other=1#pause-jobs-at-the-start$"))
+    box = page.locator("#pause-jobs-at-the-start")
+    expect(box).to_be_in_viewport()
+    expect(box.get_by_role("link", name="Pause and check 1.1")).to_have_attribute("href", "#pause-jobs-at-the-start")
+
+
+def test_without_javascript_the_old_anchor_still_lands_on_the_box(no_js_page, fixture_site):
+    no_js_page.set_viewport_size({"width": 1000, "height": 600})
+    no_js_page.goto(fixture_site.at("01-queue.html#pause-1-1"))
+    expect(no_js_page.locator("#pause-jobs-at-the-start .callout-title")).to_be_in_viewport()

@@ -1,0 +1,25 @@
+"""What the guide's chapters owe learners and teachers (issue 23): every pause box has an id that
+survives edits, and every study drills box has its solutions, folded."""
+import re
+
+from tests.conftest import ROOT
+
+CHAPTERS = sorted((ROOT / "content").glob("*.md"))
+
+
+def test_every_pause_box_in_the_guide_declares_its_id():
+    for path in CHAPTERS:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if line.startswith(":::: pause"):
+                assert re.fullmatch(r":::: pause id=[a-z0-9-]+", line), f"{path.name}:{number}: give it an id="
+
+
+def test_every_study_drills_box_has_its_solutions():
+    boxes = 0
+    for path in CHAPTERS:
+        text = path.read_text()
+        assert not re.search(r"^::: drills", text, re.M), f"{path.name}: a drills box without solutions"
+        for box in re.findall(r"^:::: drills\n(.*?)^::::$", text, re.M | re.S):
+            boxes += 1
+            assert "\n::: answer\n" in box, f"{path.name}: a drills box without '::: answer' (its solutions)"
+    assert boxes >= 9

@@ -1,0 +1,35 @@
+// Old links keep working: a box or simulation that declares its own id (pause-why-a-lease,
+// sim-kill-a-worker) was once known by its order (pause-5-2, sim-1). The chapter lists those old
+// ids (data-aliases, written by the build); a link that uses one, in its #fragment or in a
+// simulation's settings (?sim-1.seed=3), is rewritten to the declared id before the simulations
+// read the address (this module runs first: base.html).
+const holder = document.querySelector("[data-aliases]");
+let aliases = {};
+try {
+  aliases = holder ? JSON.parse(holder.dataset.aliases) : {};
+} catch {
+  aliases = {};
+}
+const known = (id) => Object.hasOwn(aliases, id);
+
+const url = new URL(location.href);
+const fragment = decodeURIComponent(url.hash.slice(1));
+let changed = false;
+let renamed = false;
+if (known(fragment)) {
+  url.hash = aliases[fragment];
+  changed = true;
+}
+const entries = [...url.searchParams].map(([key, value]) => {
+  const dot = key.indexOf(".");
+  const id = dot > 0 ? key.slice(0, dot) : "";
+  if (!known(id)) return [key, value];
+  changed = renamed = true;
+  return [aliases[id] + key.slice(dot), value];
+});
+if (changed) {
+  if (renamed) url.search = new URLSearchParams(entries).toString();
+  history.replaceState(history.state, "", url);
+  const target = known(fragment) ? document.getElementById(aliases[fragment]) : null;
+  if (target) target.scrollIntoView();
+}
