@@ -48,7 +48,7 @@ UPDATE jobs
    SET status = 'running', attempts = attempts + 1, locked_until = :until
  WHERE id = (SELECT min(id) FROM jobs
               WHERE status = 'queued'
-                 OR (status = 'running' AND locked_until <= :now))
+                 OR (status = 'running' AND locked_until < :now))
 RETURNING id, kind, args, attempts"""
 
 ACK = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = ?"
@@ -104,7 +104,7 @@ def show(db):
             "SELECT id, status, attempts, locked_until, args"
             " FROM jobs ORDER BY id"):
         lease = "-"
-        if status == "running" and locked_until > now:
+        if status == "running" and locked_until >= now:
             lease = f"ends in {locked_until - now:.1f}s"
         elif status == "running":
             lease = f"ran out {now - locked_until:.1f}s ago"

@@ -66,7 +66,7 @@ UPDATE jobs
        locked_until = :now + :lease
  WHERE id = (SELECT id FROM jobs
               WHERE (status = 'queued' AND run_at <= :now)
-                 OR (status = 'running' AND locked_until <= :now)
+                 OR (status = 'running' AND locked_until < :now)
               ORDER BY run_at, id LIMIT 1)
 RETURNING id, kind, args, attempts"""
 

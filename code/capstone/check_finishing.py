@@ -244,8 +244,12 @@ def award(job):
 def complete_commits(tinyq, path, rng):
     q, _ = points_queue(tinyq, path, rng)
     q.handler("award")(award)
-    q.work_one()
+    job = q.work_one()
     expect_status(path, 1, "done", "a handler that finished with complete()", q)
+    outcome = getattr(job, "outcome", None)
+    expect(outcome == "done", f"job 1 was acked again after complete() had finished it (its "
+                              f"outcome is {outcome!r}; it should be 'done'): work_one() must "
+                              "not ack a job whose outcome the handler already set")
     expect(points(path) == 1, f"after complete(), the points table has {points(path)} rows; "
                               "the handler's one INSERT should be committed")
     expect(not q.db.in_transaction, "complete() left a transaction open on queue.db")

@@ -146,21 +146,40 @@ def ack_done(tinyq, path, rng):
     expect(q.claim() is None, "a job that was acked was claimed again")
 
 
-@check(1, "a job whose lease ran out is claimed again, but not before")
+@check(1, "a lease holds through its last instant; just after, the job is claimed again")
 def lease_expiry(tinyq, path, rng):
-    q, clock = queues(tinyq, path, rng)
-    q.enqueue("email", {"to": "ada"})
-    claim_one(q)
-    clock.advance(SETTINGS["lease"] - 0.5)
-    expect(q.claim() is None, f"job 1 was claimed again {SETTINGS['lease'] - 0.5} seconds "
-                              f"after its first claim, inside its {SETTINGS['lease']}-second lease")
-    clock.advance(1.0)      # past the lease's end (a holder may still finish at the end itself)
-    again = q.claim()
-    expect(again is not None and again.id == 1, "job 1's lease ran out 0.5 seconds ago, but "
-                                                "claim() did not take it again: its worker may be "
-                                                "dead")
+    a, b, clock = queues(tinyq, path, rng, count=2)
+    lease = SETTINGS["lease"]
+    a.enqueue("email", {"to": "ada"})
+    a.enqueue("email", {"to": "alan"})
+    claim_one(a)
+    clock.advance(lease)            # exactly the lease's end: still held (now > locked_until?)
+    at_end = b.claim()
+    expect(at_end is None or at_end.id != 1,
+           f"job 1 was claimed again at exactly the end of its {lease}-second lease; a lease "
+           f"claimed at t covers [t, t + {lease}], so take a job over only when now > "
+           "locked_until (use <, not <=)")
+    clock.advance(0.001)            # just past the lease's end: its worker may be dead
+    again = b.claim()
+    expect(again is not None and again.id == 1, "job 1's lease ran out 0.001 seconds ago, but "
+                                                "claim() did not take it again: its worker may "
+                                                "be dead")
     expect(again.attempts == 2, f"the second claim of job 1 has attempts {again.attempts!r}; "
                                 "it should be 2")
+
+
+@check(1, "an ack at exactly the end of the lease holds")
+def ack_at_lease_end(tinyq, path, rng):
+    a, b, clock = queues(tinyq, path, rng, count=2)
+    a.enqueue("email", {"to": "ada"})
+    job = claim_one(a)
+    clock.advance(SETTINGS["lease"])
+    taken = b.claim()               # another worker looks at the very last instant
+    expect(taken is None, "worker B claimed job 1 at exactly the end of worker "
+                          "A's lease, which A still holds: take over only when now > "
+                          "locked_until")
+    a.ack(job)
+    expect_status(path, 1, "done", "worker A's ack() at exactly the end of its lease", a)
 
 
 @check(1, "no job is handed to two workers at once")

@@ -34,7 +34,7 @@ def test_the_real_tinyq_passes_every_stage(stage):
 NAIVE_CLAIM = '''
 def _look_then_grab(self, worker=None):
     row = self.db.execute("SELECT id FROM jobs WHERE (status = 'queued' AND run_at <= :now)"
-                          " OR (status = 'running' AND locked_until <= :now)"
+                          " OR (status = 'running' AND locked_until < :now)"
                           " ORDER BY run_at, id LIMIT 1", {"now": self.clock()}).fetchone()
     if row is None:
         return None
@@ -87,6 +87,9 @@ Queue.claim = _one_token
 
 VARIANTS = [
     (1, "look-then-grab claim", NAIVE_CLAIM, "job 1 was handed to two workers at once"),
+    (1, "takeover at the lease's last instant",
+     'Queue.CLAIM_JOB = CLAIM_JOB.replace("locked_until < :now", "locked_until <= :now")',
+     "job 1 was claimed again at exactly the end of its 10.0-second lease"),
     (1, "ack that does nothing", "Queue.ack = lambda self, job: None",
      "job 1 is 'running' after ack(); it should be 'done'"),
     (1, "decorator that loses the function",
@@ -100,13 +103,13 @@ VARIANTS = [
      "after failed attempt 4, job 1 waits"),
     (2, "no dead letters", NEVER_DEAD,
      "job 1 is 'queued' after failing all 3 of its attempts (max_attempts=3); it should be 'dead'"),
-    (2, "no delivery cap", "BURY_EXPIRED = 'SELECT 1 WHERE :now AND :max_attempts'",
+    (2, "no delivery cap", "Queue.BURY_EXPIRED = 'SELECT 1 WHERE :now AND :max_attempts'",
      "yet claim() handed it out again: make such a job dead first (the delivery cap)"),
     (2, "Permanent treated as any failure", ("permanent=isinstance(error, Permanent)", "permanent=False"),
      "job 1 is 'queued' after work_one() with a handler that raised Permanent"),
     (3, "one token for every claim", FIXED_TOKEN, "three claims in a row got the tokens [1, 1, 1]"),
     (3, "an ack without its token",
-     "MARK_DONE = \"UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = :id\"",
+     "Queue.MARK_DONE = \"UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = :id\"",
      "yet A's ack() raised no LeaseLost"),
     (3, "work_one that lets LeaseLost escape",
      ("except LeaseLost:\n            job.outcome", "except ZeroDivisionError:\n            job.outcome"),
@@ -115,6 +118,9 @@ VARIANTS = [
      "the handler raised inside complete(), yet its INSERT was committed"),
     (4, "complete() without the guard", UNFENCED_COMPLETE,
      "worker A lost its lease before complete(), yet its points were committed"),
+    (4, "an ack after complete()",
+     ("if job.outcome is None:  # not finished", "if True:  # not finished"),
+     "job 1 was acked again after complete() had finished it"),
 ]
 
 
@@ -149,6 +155,9 @@ def filled_skeleton():
             for item in node.body:
                 if isinstance(item, ast.FunctionDef):
                     pieces[f"{node.name}.{item.name}"] = item
+            # The reference names its statements (and transaction) on Queue, for tinyq_pg.
+            pieces[f"{node.name}:names"] = [item for item in node.body
+                                            if isinstance(item, ast.Assign)]
 
     def fill(body, prefix=""):
         out = []
@@ -159,7 +168,7 @@ def filled_skeleton():
                     and node.value.value == "\n":
                 out.append(pieces[ast.unparse(node.targets[0])])
             elif isinstance(node, ast.ClassDef):
-                node.body = fill(node.body, node.name + ".")
+                node.body = fill(node.body, node.name + ".") + pieces.get(f"{node.name}:names", [])
                 out.append(node)
             else:
                 out.append(node)

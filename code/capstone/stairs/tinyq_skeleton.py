@@ -247,6 +247,8 @@ class Queue:
     # STAGE 1: run CLAIM_JOB with {"now": self.clock(), "lease": self.lease, "worker": worker}
     # and .fetchall() (which finishes the statement), as
     #     rows = self._retrying(lambda: self.db.execute(CLAIM_JOB, {...}).fetchall())
+    # (`lambda: expr` is a nameless function that returns expr when called: _retrying
+    # calls it again each time the database was busy.)
     # No row: return None. Else return Job(id, kind, json.loads(args), attempts, token, self).
     # STAGE 2: first run BURY_EXPIRED (with "now" and "max_attempts"), then CLAIM_JOB, both
     # inside one `with transaction(self.db) as db:` in a small function given to _retrying.
@@ -282,8 +284,8 @@ class Queue:
         self._guarded(job, RELEASE_JOB, {"now": self.clock()})
         job.outcome = "queued"
 
-    # STAGE 1: claim a job (as `worker`; None: return None), call the handler registered
-    # for its kind with the job, ack it, and return the job.
+    # STAGE 1: job = self.claim(worker); if that is None, return None. Else call the
+    # handler registered for job.kind with the job, ack the job, and return it.
     # STAGE 2: if the handler raises an Exception (or no handler is registered for the
     # kind: raise a LookupError yourself), fail the job with the text
     # f"{type(error).__name__}: {error}" and permanent=isinstance(error, Permanent),
@@ -302,6 +304,7 @@ class Queue:
     # STAGE 3: run one finishing UPDATE, statement, with
     # {"id": job.id, "token": job.token, **params} through self._retrying(...); if the
     # cursor's rowcount is not 1, raise LeaseLost(...): nothing was written.
+    # (`**params` inside {...} copies every key and value of the dict params into the new dict.)
     def _guarded(self, job, statement, params):
         raise NotImplementedError("stage 3: write Queue._guarded(job, statement, params)")
 
