@@ -42,12 +42,13 @@ def _version(data: bytes) -> str:
 
 
 def python_files(simulations_dir: Path, tinyq: Path) -> dict[str, str]:
-    """{path inside /app: text} for the simulations package, and tinyq.py with the modules
-    of its own beside it (tinyq_*.py, e.g. its SQL)."""
+    """{path inside /app: text} for the simulations package, and tinyq.py with its SQL
+    (tinyq_sql.py) beside it. Not exercise 9's PostgreSQL files: the page has no server."""
     files = {f"simulations/{path.name}": path.read_text(encoding="utf-8")
              for path in sorted(simulations_dir.glob("*.py"))}
-    for path in [tinyq, *sorted(tinyq.parent.glob("tinyq_*.py"))]:
-        files[path.name] = path.read_text(encoding="utf-8")
+    for path in (tinyq, tinyq.with_name("tinyq_sql.py")):
+        if path.is_file():
+            files[path.name] = path.read_text(encoding="utf-8")
     return files
 
 

@@ -64,7 +64,8 @@ CONTROLS = """() => {
   document.querySelectorAll("details:not([open])").forEach((details) => { details.open = true; });
   const found = [];
   document.querySelectorAll("button, select, input, textarea, summary").forEach((e, i) => {
-    if (e.closest("dialog") || e.disabled || !visible(e)) return;
+    // Inert by design: from 80rem the page contents' <summary> is a title (pointer-events: none).
+    if (e.closest("dialog") || e.disabled || !visible(e) || getComputedStyle(e).pointerEvents === "none") return;
     if (e.id === "search-open") return;   // search is used on its own, in step 5
     e.dataset.auditControl = String(i);
     const kind = e.tagName === "INPUT" ? `input-${e.type}` : e.tagName.toLowerCase();

@@ -23,12 +23,15 @@ def import_as_run(name: str, monkeypatch, folder: Path, also: tuple = ()):
     """Import code/capstone/<name>.py afresh, as `python3 <name>.py` run in `folder` finds it:
     the capstone's folder first on sys.path, `folder` as the working directory (its databases go
     there), keys on (no TINYQ_NO_KEYS), and no bytecode written into code/. The modules named in
-    `also` (e.g. "tinyq") are imported afresh with it; `forget` them again when done."""
+    `also` (e.g. "tinyq") are imported afresh with it. When the test ends, monkeypatch puts
+    sys.modules back as it was: a fresh tinyq left behind would be a second `tinyq` whose classes
+    are not the simulations' (pickling a simulation, or tinyq_pg's subclass, would then break)."""
     monkeypatch.chdir(folder)
     monkeypatch.setattr(sys, "dont_write_bytecode", True)   # leave code/ as it was
     monkeypatch.syspath_prepend(str(CAPSTONE))
     monkeypatch.delenv("TINYQ_NO_KEYS", raising=False)
-    forget(name, *also)
+    for module in (name, *also):
+        monkeypatch.delitem(sys.modules, module, raising=False)
     return importlib.import_module(name)
 
 
