@@ -169,3 +169,23 @@ def tokens_out_of_every_finish(text: str) -> str:
     assert text.count(guard) == 5, ("expected MARK_DONE, MARK_RETRY, MARK_DEAD, EXTEND_LEASE and "
                                     "RELEASE_JOB to share one guard")
     return text.replace(guard, " WHERE id = :id AND status = 'running'")
+
+
+POINTS_PROBLEM = re.compile(r": has \d+ points \(want 10\)$")
+EMAIL_OR_FEE_PROBLEM = re.compile(r": (got \d+ welcome emails \(want 1\)|paid \$\d+ \(want \$5\))$")
+
+
+def assert_keys_off_fails_on_emails_and_fees_only(runs, done: str) -> None:
+    """Runs with the world's keys off: each one's exit code matches its audit, no repeat was
+    absorbed, every job ended `done` (`done` is the statuses line, e.g. "done 15"), and every
+    problem is an extra email or fee, never points (those are committed with the ack)."""
+    for run in runs:
+        assert run.returncode == (1 if run.failed else 0), run.describe()   # a failed audit is an error
+        assert run.figures["repeats absorbed by keys"] == 0, run.describe()
+        assert run.statuses == done, run.describe()
+        for problem in run.problems:
+            assert not POINTS_PROBLEM.search(problem), run.describe()
+            assert EMAIL_OR_FEE_PROBLEM.search(problem), run.describe()
+    problems = [problem for run in runs for problem in run.problems]
+    assert any("welcome emails" in problem for problem in problems)
+    assert any("paid $" in problem for problem in problems)

@@ -7,7 +7,6 @@ fails in nearly every run, on emails and fees, and never on points; each study
 drill does what the chapter says it does.
 """
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -16,11 +15,9 @@ import time
 import pytest
 
 from tests.capstone import chaosrun
-from tests.capstone.chaosrun import prepare, run_chaos, run_many
+from tests.capstone.chaosrun import POINTS_PROBLEM, prepare, run_chaos, run_many
 
 SMALL = ["--customers", "5", "--lease", "0.3"]
-POINTS_PROBLEM = re.compile(r": has \d+ points \(want 10\)$")
-EMAIL_OR_FEE_PROBLEM = re.compile(r": (got \d+ welcome emails \(want 1\)|paid \$\d+ \(want \$5\))$")
 
 
 def test_the_audit_passes_in_every_one_of_24_runs():
@@ -47,17 +44,7 @@ def test_without_keys_the_audit_fails_nearly_always_and_never_on_points():
                      for seed in range(1, 6) for chaos in ("0.1", "0.3")], no_keys=True)
     failed = [run for run in runs if run.failed]
     assert len(failed) >= 9, "\n\n".join(run.describe() for run in runs)
-    for run in runs:
-        assert run.returncode == (1 if run.failed else 0), run.describe()   # a failed audit is an error
-        assert run.figures["repeats absorbed by keys"] == 0, run.describe()
-        assert run.statuses == "done 15", run.describe()
-        for problem in run.problems:
-            assert not POINTS_PROBLEM.search(problem), run.describe()
-            assert EMAIL_OR_FEE_PROBLEM.search(problem), run.describe()
-    problems = [problem for run in runs for problem in run.problems]
-    assert any("welcome emails" in problem for problem in problems)
-    assert any("paid $" in problem for problem in problems)
-
+    chaosrun.assert_keys_off_fails_on_emails_and_fees_only(runs, "done 15")
 
 def test_a_seeded_run_replays_exactly_whichever_worker_gets_which_job():
     for no_keys in (False, True):

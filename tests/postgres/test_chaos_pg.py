@@ -6,13 +6,10 @@ the monkey and restarted. Each run gets a fresh schema on the session's real ser
 claims are chapter 9's, on the second engine: the audit passes in every run, at chaos 0.1
 and 0.3; with keys off it fails on emails and fees, never on points.
 """
-import re
 
-from tests.capstone.chaosrun import run_many
+from tests.capstone.chaosrun import assert_keys_off_fails_on_emails_and_fees_only, run_many
 
 SMALL = ["--backend", "postgres", "--customers", "3", "--lease", "0.3"]
-POINTS_PROBLEM = re.compile(r": has \d+ points \(want 10\)$")
-EMAIL_OR_FEE_PROBLEM = re.compile(r": (got \d+ welcome emails \(want 1\)|paid \$\d+ \(want \$5\))$")
 
 
 def schema_env(pg_server):
@@ -43,12 +40,4 @@ def test_on_postgresql_without_keys_the_audit_fails_on_emails_and_fees_never_poi
     assert len(failed) >= 2, "\n\n".join(run.describe() for run in runs)
     for run in runs:
         assert "running 8 workers on PostgreSQL" in run.stdout, run.describe()   # the default
-        assert run.returncode == (1 if run.failed else 0), run.describe()
-        assert run.figures["repeats absorbed by keys"] == 0, run.describe()
-        assert run.statuses == "done 9", run.describe()
-        for problem in run.problems:
-            assert not POINTS_PROBLEM.search(problem), run.describe()
-            assert EMAIL_OR_FEE_PROBLEM.search(problem), run.describe()
-    problems = [problem for run in runs for problem in run.problems]
-    assert any("welcome emails" in problem for problem in problems)
-    assert any("paid $" in problem for problem in problems)
+    assert_keys_off_fails_on_emails_and_fees_only(runs, "done 9")
