@@ -63,7 +63,7 @@ def claim_naive(db):
                      "ORDER BY id LIMIT 1").fetchone()
     if job is None:
         return None
-    time.sleep(0.3)  # widens a gap that is really microseconds
+    time.sleep(0.5)  # widens a gap that is really microseconds
     db.execute("UPDATE jobs SET status = 'running', claimed_by = ? "
                "WHERE id = ?", (os.getpid(), job[0]))
     return job
