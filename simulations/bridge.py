@@ -11,6 +11,9 @@ is a JSON object with an "op" and, for most ops, the "id" the page chose for a s
     {"op": "act", "id": "w1", "name": "kill", "args": {"worker": 2}}        -> snapshot
     {"op": "snapshot", "id": "w1"}                        -> snapshot
     {"op": "destroy", "id": "w1"}                         -> {"ok": true}
+    {"op": "judge", "exercise": "shop-handlers", "code": "...", "seed": 7}  -> {"ok": true, "result": {...}}
+        the reader's code under the chaos monkey (simulations/judge.py); the reader's own
+        mistakes are in the result ("error"), not a failed reply
 
 A reply carrying a snapshot is {"ok": true, "id": ..., "snapshot": {...}}; step adds
 "steps" (how many it took: fewer once the simulation is finished) and run adds "reached"
@@ -88,8 +91,10 @@ def _answer(request):
     if op == "destroy":
         live.pop(_id(request), None)
         return {}
+    if op == "judge":
+        return _judge(request)
     raise ParamError("op", f"unknown op {op!r}; ops are list, params, create, step, run, act, "
-                           f"snapshot, destroy")
+                           f"snapshot, destroy, judge")
 
 
 def _class(request):
@@ -152,3 +157,17 @@ def _act(sim, request):
 
 OPS = {"step": _step, "run": _run, "act": _act,
        "snapshot": lambda sim, request: {"snapshot": sim.snapshot()}}
+
+
+def _judge(request):
+    """The judge op: bad input (an unknown exercise, a seed that is not a whole number, code
+    that is not text) is a ParamError naming the field; the reader's code is judged."""
+    from .judge import RUNNERS, judge   # imported on first use: pages without an exercise skip it
+    exercise, code, seed = request.get("exercise"), request.get("code"), request.get("seed", 0)
+    if exercise not in RUNNERS:
+        raise ParamError("exercise", f"unknown exercise {exercise!r}; there are {', '.join(RUNNERS)}")
+    if not isinstance(code, str):
+        raise ParamError("code", "must be the code as text")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**31 - 1:
+        raise ParamError("seed", "must be a whole number from 0 to 2,147,483,647")
+    return {"result": judge(exercise, code, seed)}

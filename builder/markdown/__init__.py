@@ -12,6 +12,7 @@ from builder.markdown.colon_blocks import colon_blocks_plugin
 from builder.markdown.diagram import diagram_plugin
 from builder.markdown.headings import headings_plugin
 from builder.markdown.include import include_plugin
+from builder.markdown.judge_block import judge_plugin
 from builder.markdown.links import links_plugin
 from builder.markdown.pause import pause_plugin
 from builder.markdown.raw_html import raw_html_plugin
@@ -37,6 +38,7 @@ def make_markdown(root: Path, simulations: Callable[[], Mapping], render_sim: Ca
     md.use(diagram_plugin)
     md.use(include_plugin, root=root)
     md.use(sim_plugin, registry=simulations, render_embed=render_sim)
+    md.use(judge_plugin, registry=simulations, render_embed=render_sim)
     md.use(code_blocks_plugin)
     md.use(headings_plugin)
     md.use(links_plugin, root=root)

@@ -18,6 +18,7 @@ const WIDGETS = {
   race: "./race.js",
   "crash-timing": "./crash-timing.js",
   payments: "./payments.js",
+  judge: "./judge.js",
 };
 const VIEW_MARGIN = "200px 0px";   // start the widget a little before it scrolls in
 // Start Python (and fetch the widget's code) while the reader is still a screen away: Pyodide's

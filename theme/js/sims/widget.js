@@ -16,6 +16,7 @@ import { Fields } from "./fields.js";
 import { LinkReplay } from "./link-replay.js";
 import { readLink } from "./permalink.js";
 import { Playback, reducedMotion } from "./playback.js";
+import { Rebuild } from "./rebuild.js";
 
 const BUILT_IN = new Set(["start", "retry", "play", "step", "reset", "link", "defaults", "finish"]);
 
@@ -35,6 +36,7 @@ export class Widget {
     this.params = { ...this.chapter };
     // Everything a widget keeps, declared here (a widget module adds only its own drawing state).
     this.snapshot = null;    // the latest snapshot drawn
+    this.resumeAs = null;    // what rebuilds it after Python restarts (rebuild.js)
     this.actions = [];       // [{time, name, args}] since the run started: what a link replays
     this.applied = {};       // {field: the value last applied}, so one edit applies once
     this.requests = Promise.resolve();   // this widget's messages to Python, answered in order
@@ -67,6 +69,8 @@ export class Widget {
     });
     python.addEventListener("progress", (event) => this.showProgress(event.detail));
     python.addEventListener("error", (event) => this.showFailure(event.detail));
+    python.addEventListener("restarting", () => this.suspend());   // rebuild.js
+    python.addEventListener("restarted", () => this.rebuild());
   }
 
   // --- parts of the template ------------------------------------------------------------------
@@ -263,7 +267,7 @@ export class Widget {
 }
 
 // The methods of each concern, mixed in (getters too).
-for (const concern of [Playback, Fields, LinkReplay, Drawing]) {
+for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild]) {
   for (const name of Object.getOwnPropertyNames(concern.prototype)) {
     if (name === "constructor") continue;
     Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(concern.prototype, name));
