@@ -18,7 +18,7 @@ def test_an_embed_holds_the_start_as_plain_code_and_the_fixs_audit():
     html, problems = render(EMBED)
     assert problems == []
     assert 'data-sim="judge"' in html and 'id="sim-pay"' in html
-    assert "<pre tabindex=\"0\"" in html and "uuid.uuid4()" in html
+    assert '<div class="judge-start" role="region"' in html and "uuid.uuid4()" in html
     assert "judged when this page was built (seed 3): passed the audit" in html
     assert html.count("<tr><td>") == 10   # the ten orders, each charged once
 

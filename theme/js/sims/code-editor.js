@@ -7,7 +7,7 @@
 // https://codemirror.net/examples/tab/), as the help text beside the editor says.
 
 import { EditorState, StateEffect, StateField } from "../../vendor/codemirror/codemirror-state.js?v=6.7.6";
-import { Decoration, EditorView, highlightActiveLine, keymap, lineNumbers } from "../../vendor/codemirror/codemirror-view.js?v=6.43.15";
+import { Decoration, EditorView, keymap, lineNumbers } from "../../vendor/codemirror/codemirror-view.js?v=6.43.15";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "../../vendor/codemirror/codemirror-commands.js?v=6.11.1";
 import { indentUnit, syntaxHighlighting } from "../../vendor/codemirror/codemirror-language.js?v=6.13.1";
 import { classHighlighter } from "../../vendor/codemirror/lezer-highlight.js?v=1.2.5";
@@ -44,7 +44,7 @@ export function makeEditor(parent, text, { language = "python", labelledBy, desc
     state: EditorState.create({
       doc: text,
       extensions: [
-        lineNumbers(), highlightActiveLine(), history(), EditorView.lineWrapping,
+        lineNumbers(), history(), EditorView.lineWrapping,
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         indentUnit.of("    "), EditorState.tabSize.of(4),
         language === "python" ? python() : [],
