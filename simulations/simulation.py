@@ -81,6 +81,13 @@ class Agenda:
                 return script
         return None
 
+    def copy(self, clock):
+        """An independent agenda on `clock` with the same entries (their scripts are shared,
+        so this suits scripts that are plain data, not generators)."""
+        twin = Agenda(clock)
+        twin._entries, twin._serial = list(self._entries), self._serial
+        return twin
+
     def actors(self):
         """Who has something on the agenda."""
         return [who for _, _, who, _ in self._entries]
