@@ -58,7 +58,8 @@ class Race(Simulation):
     MAX_RUN_STEPS = 200
     PARAMS = (
         choice("claim", "Claim", "naive", ("naive", "atomic"),
-               "naive: look with SELECT, then grab with UPDATE. atomic: one UPDATE ... RETURNING.",
+               "How a worker takes a job. \"Naive: look, then grab\" runs a SELECT, then an "
+               "UPDATE: two statements. \"Atomic: one statement\" is one UPDATE ... RETURNING.",
                {"naive": "Naive: look, then grab", "atomic": "Atomic: one statement"}),
         integer("jobs", "Jobs", 2, 1, len(ADDRESSES), "Welcome emails waiting to be sent."),
         seed_param(),
