@@ -98,7 +98,7 @@ def test_run_to_the_end_gives_what_play_gives_at_once(sim):
 def test_each_moment_is_told_once_in_words(sim):
     # issue 23, defect 9: no second list repeating the event log line for line
     sim.start()
-    sim.root.get_by_label("A dies after the claim, before the email").check()
+    sim.root.get_by_label("A dies after the email, before the ack").check()   # a new run
     play_to_the_end(sim)
     expect(sim.part("log")).to_contain_text("B claims the job again")
     in_log = sim.part("log").locator("li").filter(has_text="B claims the job again").count()
