@@ -1,6 +1,6 @@
 // crash-timing's widget: worker A's steps under the chosen policy with the points where it can
 // die (a radio group), the two workers' timelines against their leases, "Kill worker A/B" now,
-// "Run to the end", and the outcome (the verdict's words, the simulation's) with the emails or
+// "Run to the end" (a crash point chosen runs to its end at once), and the outcome (the verdict's words, the simulation's) with the emails or
 // points it produced. The event log is the timeline in words (the lanes are its picture). A
 // worker A killed by hand checks the point where it stood, with the simulation's note, so the
 // radio group never says "A does not die" beside a death. Snapshot keys: docs/simulations.md,
@@ -28,6 +28,14 @@ export default class CrashTimingWidget extends Widget {
     if (params.scenario === "lease-too-short") params.crash = "none";
     else if (name === "scenario") params.crash = this.lastCrash;
     return params;
+  }
+
+  /** Choosing where A dies answers at once (issue 22): the new run goes straight to its end, as
+      "Run to the end" does; Reset goes back to its start to step through it. */
+  async applyField(name) {
+    const before = this.snapshot;
+    await super.applyField(name);
+    if (name === "crash" && this.snapshot !== before && this.state === "ready") this.play(true);
   }
 
   draw(s) {
