@@ -113,7 +113,11 @@ VARIANTS = [
      "yet A's ack() raised no LeaseLost"),
     (3, "work_one that lets LeaseLost escape",
      ("except LeaseLost:\n            job.outcome", "except ZeroDivisionError:\n            job.outcome"),
-     "LeaseLost: job 1 is no longer held"),
+     "worker A's work_one() let LeaseLost out"),
+    (3, "tokens counted from the jobs table",
+     'Queue.CLAIM_JOB = CLAIM_JOB.replace("(SELECT last_token + 1 FROM tokens)",'
+     ' "(SELECT coalesce(max(token), 0) + 1 FROM jobs)")',
+     "after the done jobs were deleted, a new claim got the token 1, though 2 had been handed out"),
     (4, "complete() without a transaction", LEAKY_COMPLETE,
      "the handler raised inside complete(), yet its INSERT was committed"),
     (4, "complete() without the guard", UNFENCED_COMPLETE,
