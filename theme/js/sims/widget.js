@@ -16,8 +16,9 @@ import { Fields } from "./fields.js";
 import { LinkReplay } from "./link-replay.js";
 import { readLink } from "./permalink.js";
 import { Playback, reducedMotion } from "./playback.js";
+import { TimeTravel } from "./timetravel.js";
 
-const BUILT_IN = new Set(["start", "retry", "play", "step", "reset", "link", "defaults", "finish"]);
+const BUILT_IN = new Set(["start", "retry", "play", "step", "back", "reset", "link", "defaults", "finish"]);
 
 export class Widget {
   static vocabulary = {};
@@ -60,6 +61,7 @@ export class Widget {
       this.say("This page's link sets up its own run of this simulation: it is shown once the simulation starts.");
     }
     this.bindBuiltIns();
+    this.bindTimeTravel();   // Step back and the timeline slider (timetravel.js)
     python.addEventListener("loading", () => {   // another widget's Try again: this one comes too
       if (this.state !== "error") return;
       this.setState("loading");
@@ -218,6 +220,7 @@ export class Widget {
         if (name in this.constructor.vocabulary) this.actions.push({ time: before, name, args });
         this.apply(reply.snapshot);
         this.announceResult(reply.snapshot);
+        this.sayBranch(reply);
       } else if (reply.error.type === "ParamError") {
         if (!quiet) this.say(this.explain(reply.error));
       } else {
@@ -263,7 +266,7 @@ export class Widget {
 }
 
 // The methods of each concern, mixed in (getters too).
-for (const concern of [Playback, Fields, LinkReplay, Drawing]) {
+for (const concern of [Playback, Fields, LinkReplay, Drawing, TimeTravel]) {
   for (const name of Object.getOwnPropertyNames(concern.prototype)) {
     if (name === "constructor") continue;
     Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(concern.prototype, name));

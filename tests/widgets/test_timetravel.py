@@ -1,0 +1,109 @@
+"""Time travel in every simulation (issue 18), in real Chromium with real Pyodide: after a few
+steps and one of the reader's actions, "Step back" (button and the "," key) and the slider
+(arrows, Home) show exactly what was drawn at each earlier moment; acting at an earlier moment
+starts a branch and says so; a link copied at an earlier moment opens at that moment."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.widgets.conftest import Sim
+
+MOVES = 6     # steps and actions taken before going back; the action is move 2
+CASES = [     # chapter, simulation, the action (a button's name), whether to act again as a branch
+    ("04-the-worker.html", "live-queue", "Kill worker 1", "Enqueue job"),
+    ("04-the-worker.html", "race", "Step worker A", "Step worker B"),
+    ("05-leases.html", "crash-timing", "Kill worker A", None),
+    ("06-retry.html", "payments", None, None),
+]
+SLOW = 60_000  # ms: a reply on a loaded 2-core machine
+
+
+def drawn(sim):
+    """What the widget shows of the run: its time, outcome and jobs table, as text."""
+    return {"time": sim.part("time").inner_text(), "outcome": sim.outcome(),
+            "jobs": sim.part("jobs").inner_text()}
+
+
+def slider(sim):
+    return sim.root.get_by_role("slider", name="Moment in the run", exact=True)
+
+
+def settle(sim, at):
+    """Wait until the slider's requests are answered and it stands at position `at`."""
+    expect(slider(sim)).not_to_have_attribute("aria-busy", "true", timeout=SLOW)
+    expect(slider(sim)).to_have_value(str(at), timeout=SLOW)
+
+
+@pytest.mark.parametrize(("chapter", "name", "action", "branch"), CASES, ids=[case[1] for case in CASES])
+def test_going_back_shows_each_earlier_moment_as_it_was(module_page, real_site, chapter, name, action, branch):
+    page = module_page
+    if name == "payments":
+        page.emulate_media(reduced_motion="reduce")    # nothing in time travel moves: the same
+    if not page.url.endswith(chapter):
+        page.goto(real_site.at(chapter))
+    sim = Sim(page, name).start()
+    expect(sim.button("Step back")).to_be_disabled()
+    seen = [drawn(sim)]
+    for move in range(1, MOVES + 1):
+        sim.button(action if action and move == 2 else "Step").click()
+        settle(sim, move)
+        seen.append(drawn(sim))
+    if action:
+        marks = sim.part("marks")
+        expect(marks).to_contain_text(re.compile(f"Marked on the timeline: {action} at ", re.I))
+
+    for at in (MOVES - 1, MOVES - 2):                   # the button
+        sim.button("Step back").click()
+        settle(sim, at)
+        assert drawn(sim) == seen[at], f"after stepping back to position {at}"
+    expect(sim.part("announce")).to_contain_text("Stepped back to")
+    sim.button("Step").focus()                          # the keyboard, from elsewhere in the widget
+    page.keyboard.press(",")
+    settle(sim, MOVES - 3)
+    assert drawn(sim) == seen[MOVES - 3]
+
+    scrub = slider(sim)
+    scrub.focus()
+    page.keyboard.press("Home")
+    settle(sim, 0)
+    assert drawn(sim) == seen[0]
+    end = seen[MOVES]["time"]          # the race counts statements, one a virtual second
+    words = f"0 statements, of {end.replace(' s', ' statements')}" if name == "race" else f"0 s, of {end}"
+    expect(scrub).to_have_attribute("aria-valuetext", f"{words} so far")
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+    settle(sim, 2)
+    assert drawn(sim) == seen[2]
+
+    if branch:                                          # acting at an earlier moment: a new branch
+        sim.button(branch).click()
+        expect(sim.part("message")).to_contain_text("A new branch:", timeout=SLOW)
+        expect(scrub).to_have_attribute("max", "3")
+
+
+def test_a_link_copied_at_an_earlier_moment_opens_at_that_moment(fresh_page, real_site):
+    page = fresh_page
+    page.goto(real_site.at("04-the-worker.html"))
+    sim = Sim(page, "live-queue").start()
+    for move in range(1, 7):
+        sim.button("Kill worker 2" if move == 3 else "Step").click()
+        settle(sim, move)
+    slider(sim).focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    settle(sim, 3)
+    seen = drawn(sim)
+    sim.button("Copy link").click()
+    expect(sim.part("link-status")).to_contain_text("address bar")
+    assert f"{sim.id}.at=" in page.url and f"{sim.id}.do=" in page.url
+
+    other = page.context.new_page()
+    other.goto(page.url)
+    again = Sim(other, id=sim.id)
+    again.wait("ready")
+    expect(again.part("message")).to_contain_text("at the moment it names", timeout=SLOW)
+    expect(slider(again)).to_have_value("3")
+    expect(slider(again)).to_have_attribute("max", "6")
+    assert drawn(again) == seen
+    other.close()
