@@ -96,7 +96,7 @@ def _answer(request):
         live.pop(_id(request), None)
         return {}
     raise ParamError("op", f"unknown op {op!r}; ops are list, params, create, step, run, act, "
-                           f"back, seek, snapshot, destroy")
+                           f"snapshot, destroy")
 
 
 def _class(request):

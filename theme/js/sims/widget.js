@@ -15,8 +15,8 @@ import { EventLog } from "./event-log.js";
 import { Fields } from "./fields.js";
 import { LinkReplay } from "./link-replay.js";
 import { readLink } from "./permalink.js";
-import { Playback, reducedMotion } from "./playback.js";
 import { TimeTravel } from "./timetravel.js";
+import { Playback, reducedMotion } from "./playback.js";
 
 const BUILT_IN = new Set(["start", "retry", "play", "step", "back", "reset", "link", "defaults", "finish"]);
 
