@@ -29,8 +29,7 @@ import traceback
 
 from . import SIMULATIONS
 from .params import ParamError, seconds
-from .timeline import Timeline
-from .timeline_view import branched, picture
+from .timeline_view import PageTimeline, branched
 
 MAX_LIVE = 32          # simulations one page may hold at once
 MAX_STEPS_PER_CALL = 200
@@ -87,11 +86,11 @@ def _answer(request):
         return {"params": list(_class(request).PARAMS)}
     if op == "create":
         return _create(request)
-    if op in OPS:
+    if op in OPS or op in TRAVEL:
         sim_id = _id(request)
         if sim_id not in live:
             raise ParamError("id", f"no simulation {sim_id!r}; create it first")
-        return {"id": sim_id, **OPS[op](live[sim_id], request)}
+        return {"id": sim_id, **(OPS.get(op) or TRAVEL[op])(live[sim_id], request)}
     if op == "destroy":
         live.pop(_id(request), None)
         return {}
@@ -120,8 +119,8 @@ def _create(request):
     params = request.get("params") or {}
     if not isinstance(params, dict):
         raise ParamError("params", "must be a JSON object")
-    live[sim_id] = Timeline(cls, params, request.get("seed", 0))
-    return {"id": sim_id, "snapshot": picture(live[sim_id])}
+    live[sim_id] = PageTimeline(cls, params, request.get("seed", 0))
+    return {"id": sim_id, "snapshot": live[sim_id].snapshot()}
 
 
 def _step(sim, request):
@@ -131,7 +130,7 @@ def _step(sim, request):
     taken = 0
     while taken < count and sim.step():
         taken += 1
-    return {"snapshot": picture(sim), "steps": taken}
+    return {"snapshot": sim.snapshot(), "steps": taken}
 
 
 def _run(sim, request):
@@ -146,7 +145,7 @@ def _run(sim, request):
     else:
         until = seconds("until", request.get("until"))
     reached = sim.run(until)
-    return {"snapshot": picture(sim), "reached": reached}
+    return {"snapshot": sim.snapshot(), "reached": reached}
 
 
 def _act(sim, request):
@@ -154,10 +153,10 @@ def _act(sim, request):
     if not isinstance(args, dict):
         raise ParamError("args", "must be a JSON object")
     if request.get("name") == "reset":   # a new run: its timeline starts again too
-        live[request["id"]] = sim = Timeline(sim.kind, sim.params, sim.seed)
-        return {"snapshot": picture(sim), "branch": ""}
+        live[request["id"]] = sim = PageTimeline(sim.kind, sim.params, sim.seed)
+        return {"snapshot": sim.snapshot(), "branch": ""}
     said = branched(sim, sim.act(request.get("name"), **args))
-    return {"snapshot": picture(sim), "branch": said}
+    return {"snapshot": sim.snapshot(), "branch": said}
 
 
 def _seek(line, request):
@@ -172,9 +171,11 @@ def _seek(line, request):
         if isinstance(at, bool) or not isinstance(at, int):
             raise ParamError("at", "must be a whole number: a position of the run")
     line.seek(at)
-    return {"snapshot": picture(line)}
+    return {"snapshot": line.snapshot()}
 
 
-OPS = {"step": _step, "run": _run, "act": _act, "seek": _seek,
-       "back": lambda line, request: (line.back(), {"snapshot": picture(line)})[1],
-       "snapshot": lambda line, request: {"snapshot": picture(line)}}
+TRAVEL = {"seek": _seek, "back": lambda line, request: (line.back(), {"snapshot": line.snapshot()})[1]}
+
+
+OPS = {"step": _step, "run": _run, "act": _act,
+       "snapshot": lambda sim, request: {"snapshot": sim.snapshot()}}

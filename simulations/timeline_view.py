@@ -13,7 +13,16 @@ Python's words, never from a copy in JavaScript (theme/js/sims/timetravel.js).
                           [{at, time (seconds, when taken), action, args, words}]
     }
 """
+from .timeline import Timeline
+
 MAX_MARKS = 200  # as many actions as a link holds (theme/js/sims/permalink.js)
+
+
+class PageTimeline(Timeline):
+    """A Timeline whose snapshot() is picture(): what the bridge keeps for each widget."""
+
+    def snapshot(self):
+        return picture(self)
 
 
 def picture(line):

@@ -266,11 +266,14 @@ export class Widget {
 }
 
 // The methods of each concern, mixed in (getters too).
-for (const concern of [Playback, Fields, LinkReplay, Drawing, TimeTravel]) {
+for (const concern of [Playback, Fields, LinkReplay, Drawing]) {
   for (const name of Object.getOwnPropertyNames(concern.prototype)) {
     if (name === "constructor") continue;
     Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(concern.prototype, name));
   }
+}
+for (const name of Object.getOwnPropertyNames(TimeTravel.prototype)) {   // timetravel.js, likewise
+  if (name !== "constructor") Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(TimeTravel.prototype, name));
 }
 
 /** Text with `commands` in backticks -> text nodes and <code> elements (never HTML). */
