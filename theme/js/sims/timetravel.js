@@ -17,7 +17,7 @@ export class TimeTravel {
   bindTimeTravel() {
     this.seeking = null;     // the position the slider asks for and Python has not shown yet
     this.seekLoop = null;    // the promise of the requests that follow the slider
-    this.marksShown = "";    // the marks drawn last (so a frame redraws them only when they change)
+    this.marksShown = null;  // the marks drawn last (so a frame redraws them only when they change)
     this.button("back")?.addEventListener("click", () => {
       if (this.ready) this.stepBack();
     });
@@ -110,7 +110,8 @@ export class TimeTravel {
     // What a link replays: the reader's actions on this branch, as Python recorded them.
     this.actions = line.marks.filter((mark) => Object.hasOwn(vocabulary, mark.action))
       .map((mark) => ({ time: mark.time, name: mark.action, args: mark.args }));
-    const key = `${line.length}:${line.marks.length}:${line.marks.at(-1)?.at}`;
+    const last = line.marks.at(-1);   // redrawn only when the marks change, not every frame
+    const key = last ? `${line.marks.length}:${last.at}:${last.words}` : "";
     if (key !== this.marksShown) this.showMarks(line.marks, key);
   }
 
