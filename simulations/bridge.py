@@ -12,6 +12,7 @@ is a JSON object with an "op" and, for most ops, the "id" the page chose for a s
     {"op": "snapshot", "id": "w1"}                        -> snapshot
     {"op": "back", "id": "w1"}                            -> snapshot one move earlier
     {"op": "seek", "id": "w1", "at": 12}  (or "time": 4.2, "nth": 0)        -> snapshot there
+    {"op": "keep", "id": "w1"} -> {"kept": words}; {"op": "compare", "id": "w1"} -> {"compare": ...}
     {"op": "destroy", "id": "w1"}                         -> {"ok": true}
 
 A reply carrying a snapshot is {"ok": true, "id": ..., "snapshot": {...}}; step adds
@@ -29,7 +30,7 @@ import traceback
 
 from . import SIMULATIONS
 from .params import ParamError, seconds
-from .timeline_view import PageTimeline, branched
+from .timeline_view import PageTimeline, branched, compare, keep
 
 MAX_LIVE = 32          # simulations one page may hold at once
 MAX_STEPS_PER_CALL = 200
@@ -174,7 +175,8 @@ def _seek(line, request):
     return {"snapshot": line.snapshot()}
 
 
-TRAVEL = {"seek": _seek, "back": lambda line, request: (line.back(), {"snapshot": line.snapshot()})[1]}
+TRAVEL = {"seek": _seek, "back": lambda line, request: (line.back(), {"snapshot": line.snapshot()})[1],
+          "keep": keep, "compare": compare}
 
 
 OPS = {"step": _step, "run": _run, "act": _act,

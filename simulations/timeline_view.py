@@ -11,9 +11,11 @@ Python's words, never from a copy in JavaScript (theme/js/sims/timetravel.js).
                           statements: "3 statements, of 12 statements so far")
         marks             the reader's actions on this branch, the first MAX_MARKS:
                           [{at, time (seconds, when taken), action, args, words}]
+        kept              whether a run is kept to compare with (keep(), compare())
     }
 """
-from .timeline import Timeline
+from .params import ParamError
+from .timeline import Timeline, first_difference
 
 MAX_MARKS = 200  # as many actions as a link holds (theme/js/sims/permalink.js)
 
@@ -21,8 +23,39 @@ MAX_MARKS = 200  # as many actions as a link holds (theme/js/sims/permalink.js)
 class PageTimeline(Timeline):
     """A Timeline whose snapshot() is picture(): what the bridge keeps for each widget."""
 
+    kept = None   # a copy of a whole run kept to compare with (keep(), compare())
+
     def snapshot(self):
         return picture(self)
+
+
+def keep(line, request=None):
+    """Keep a copy of the run as it is now, the whole branch, to compare a later branch with."""
+    line.kept = line.fork(len(line.moves))
+    return {"kept": f"Kept this run, to {words(line.kind, line.times[len(line.moves)])}, "
+                    "to compare: go back, try something else, then compare."}
+
+
+def compare(line, request=None):
+    """The kept run and this one side by side: [{run, end, outcome}] (each at its end) and the
+    first moment they differ, in words. ParamError when no run was kept."""
+    if line.kept is None:
+        raise ParamError("compare", "there is no kept run: keep one first")
+    first = first_difference(line.kept, line)
+    rows = []
+    for name, run in (("The kept run", line.kept), ("This run", line.fork(len(line.moves)))):
+        run.seek(len(run.moves))
+        rows.append({"run": name, "end": words(run.kind, run.times[len(run.moves)]),
+                     "outcome": run.sim.snapshot()["outcome"]})
+    if first is None:
+        differ = "They do not differ, as far as both go."
+    elif first == 0:
+        differ = "They differ from the start."
+    else:
+        differ = (f"They are the same until {words(line.kind, line.times[first - 1])} (the first "
+                  f"{first - 1:,} {'step or action' if first == 2 else 'steps and actions'}); "
+                  f"they differ from the next one on.")
+    return {"compare": {"rows": rows, "differ": differ}}
 
 
 def picture(line):
@@ -39,6 +72,7 @@ def picture(line):
                                    f"{words(line.kind, when)}"})
     snapshot["travel"] = {
         "at": line.at, "length": len(line.moves), "end": end, "moment": moment, "nth": nth,
+        "kept": getattr(line, "kept", None) is not None,
         "words": f"{words(line.kind, moment)}, of {words(line.kind, end)} so far",
         "marks": marks}
     return snapshot

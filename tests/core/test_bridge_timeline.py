@@ -89,3 +89,19 @@ def test_bad_positions_are_refused_with_a_field():
     assert call(op="seek", id="w", at="1")["error"]["field"] == "at"
     assert call(op="seek", id="w", time=1, nth=-1)["error"]["field"] == "nth"
     assert call(op="run", id="w", until="soon")["error"]["field"] == "until"
+
+
+def test_a_kept_run_and_a_branch_are_compared_side_by_side():
+    call(op="create", id="w", sim="live-queue", params={"jobs": 3}, seed=4)
+    assert call(op="compare", id="w")["error"]["field"] == "compare"     # nothing kept yet
+    call(op="step", id="w", count=5)
+    assert call(op="keep", id="w")["kept"].startswith("Kept this run, to 0.5 s")
+    call(op="seek", id="w", at=2)
+    call(op="act", id="w", name="kill", args={"worker": 1})
+    call(op="step", id="w", count=30)
+    shown = call(op="compare", id="w")["compare"]
+    assert [row["run"] for row in shown["rows"]] == ["The kept run", "This run"]
+    assert shown["rows"][0]["end"] == "0.5 s" and shown["rows"][1]["end"] == "3.2 s"
+    assert shown["differ"] == ("They are the same until 0.2 s (the first 2 steps and actions); "
+                               "they differ from the next one on.")
+    assert call(op="snapshot", id="w")["snapshot"]["travel"]["at"] == 33   # compare moves nothing

@@ -1,7 +1,7 @@
 """Time travel in every simulation (issue 18), in real Chromium with real Pyodide: after a few
 steps and one of the reader's actions, "Step back" (button and the "," key) and the slider
 (arrows, Home) show exactly what was drawn at each earlier moment; acting at an earlier moment
-starts a branch and says so; a link copied at an earlier moment opens at that moment (live-queue).
+starts a branch and says so, and the kept run and the branch are compared; a link copied at an earlier moment opens at that moment (live-queue).
 Two chapters hold all four simulations, so the module starts Python twice (and once more for the
 link's page)."""
 import re
@@ -51,6 +51,9 @@ def test_going_back_shows_each_earlier_moment_as_it_was(module_page, real_site, 
         sim.button(action if action and move == 2 else "Step").click()
         settle(sim, move)
         seen.append(drawn(sim))
+    if branch:                                          # kept, to compare with a branch below
+        sim.button("Keep this run to compare").click()
+        expect(sim.button("Compare with the kept run")).to_be_enabled(timeout=SLOW)
     if action:
         marks = sim.part("marks")
         expect(marks).to_contain_text(re.compile(f"Marked on the timeline: {action} at ", re.I))
@@ -84,6 +87,13 @@ def test_going_back_shows_each_earlier_moment_as_it_was(module_page, real_site, 
         sim.button(branch).click()
         expect(sim.part("message")).to_contain_text("A new branch:", timeout=SLOW)
         expect(scrub).to_have_attribute("max", "3")
+        sim.button("Compare with the kept run").click()
+        table = sim.part("compare")
+        expect(table).to_be_visible(timeout=SLOW)
+        kept_end = end.replace(" s", " statements") if name == "race" else end
+        expect(table.locator("tbody tr").first.locator("td").first).to_have_text(kept_end)
+        # (the race's seed may have chosen B at that moment too: then the runs agree so far)
+        expect(sim.part("compare-words")).to_contain_text(re.compile("They are the same until|They do not differ"))
 
 
 def link_opens_at_this_moment(sim, seen):

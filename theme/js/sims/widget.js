@@ -18,7 +18,7 @@ import { readLink } from "./permalink.js";
 import { TimeTravel } from "./timetravel.js";
 import { Playback, reducedMotion } from "./playback.js";
 
-const BUILT_IN = new Set(["start", "retry", "play", "step", "back", "reset", "link", "defaults", "finish"]);
+const BUILT_IN = new Set(["start", "retry", "play", "step", "back", "keep", "compare", "reset", "link", "defaults", "finish"]);
 
 export class Widget {
   static vocabulary = {};
