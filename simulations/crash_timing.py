@@ -30,6 +30,7 @@ B_STARTS = 0.5    # seconds after A's lease ran out that B looks for work
 class CrashTiming(Moves, Simulation):
     NAME = "crash-timing"
     MAX_RUN_STEPS = 100
+    ACTION_WORDS = {"crash": "kill worker {worker}"}  # as its buttons say (timeline_view.py)
     PARAMS = (
         choice("policy", "Policy", "ack-after-work", POLICIES,
                "When the worker acks, relative to the work, or how it makes a repeat harmless.",

@@ -55,6 +55,8 @@ class RaceWorker:
 
 class Race(Simulation):
     NAME = "race"
+    MOMENT_UNIT = ("statement", STATEMENT_SECONDS)  # its time travel counts statements
+    ACTION_WORDS = {"step_a": "step worker A", "step_b": "step worker B"}  # as its buttons say
     MAX_RUN_STEPS = 200
     PARAMS = (
         choice("claim", "Claim", "naive", ("naive", "atomic"),

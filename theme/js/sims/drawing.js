@@ -37,6 +37,7 @@ export class Drawing {
     const snapshot = this.snapshot;
     const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
     this.draw(snapshot);
+    this.showTimeline(snapshot);   // the time slider and Step back (timetravel.js)
     const over = snapshot.finished && !this.constructor.idleWhenFinished;
     setText(this.part("play-label"), this.playing ? "Pause" : over ? "Play again" : "Play");
     const step = this.button("step");

@@ -15,10 +15,11 @@ import { EventLog } from "./event-log.js";
 import { Fields } from "./fields.js";
 import { LinkReplay } from "./link-replay.js";
 import { readLink } from "./permalink.js";
+import { TimeTravel } from "./timetravel.js";
 import { Playback, reducedMotion } from "./playback.js";
 import { Rebuild } from "./rebuild.js";
 
-const BUILT_IN = new Set(["start", "retry", "play", "step", "reset", "link", "defaults", "finish"]);
+const BUILT_IN = new Set(["start", "retry", "play", "step", "back", "keep", "compare", "reset", "link", "defaults", "finish"]);
 
 export class Widget {
   static vocabulary = {};
@@ -62,6 +63,7 @@ export class Widget {
       this.say("This page's link sets up its own run of this simulation: it is shown once the simulation starts.");
     }
     this.bindBuiltIns();
+    this.bindTimeTravel();   // Step back and the timeline slider (timetravel.js)
     python.addEventListener("loading", () => {   // another widget's Try again: this one comes too
       if (this.state !== "error") return;
       this.setState("loading");
@@ -222,6 +224,7 @@ export class Widget {
         if (name in this.constructor.vocabulary) this.actions.push({ time: before, name, args });
         this.apply(reply.snapshot);
         this.announceResult(reply.snapshot);
+        this.sayBranch(reply);
       } else if (reply.error.type === "ParamError") {
         if (!quiet) this.say(this.explain(reply.error));
       } else {
@@ -272,6 +275,9 @@ for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild]) {
     if (name === "constructor") continue;
     Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(concern.prototype, name));
   }
+}
+for (const name of Object.getOwnPropertyNames(TimeTravel.prototype)) {   // timetravel.js, likewise
+  if (name !== "constructor") Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(TimeTravel.prototype, name));
 }
 
 /** Text with `commands` in backticks -> text nodes and <code> elements (never HTML). */
