@@ -211,8 +211,8 @@ def _render(self, tokens, idx, options, env) -> str:
                  f'<input id="{ident}-guess" name="{ident}-guess" type="number" step="any" inputmode="decimal" '
                  f'aria-describedby="{ident}-question" autocomplete="off">\n')
     form = (f'<form class="predict-form js-only" data-part="form">\n{field}'
-            + (f'<button type="button" data-action="moment" disabled>Show me the moment</button>\n' if meta["do"] else "")
-            + f'<button type="submit" data-action="lock" disabled>Lock in and run</button>\n</form>\n'
+            + (f'<button type="button" data-action="moment" class="sim-button" disabled>Show me the moment</button>\n' if meta["do"] else "")
+            + f'<button type="submit" data-action="lock" class="sim-button sim-primary" disabled>Lock in and run</button>\n</form>\n'
             f'<p class="predict-result" role="status" data-part="result"></p>\n')
     return (f'<div class="callout predict" id="{ident}" role="group" aria-labelledby="{ident}-title" {attributes}>\n'
             f'{title}{question}{form}{folded}</div>\n')

@@ -30,7 +30,6 @@ class Challenge {
     this.form = box.querySelector('[data-part="form"]');
     this.result = box.querySelector('[data-part="result"]');
     this.answer = box.querySelector('[data-part="answer"]');
-    this.answer.hidden = true;             // the why comes after the guess (printed: 90-print.css)
     this.guess = null;
     this.running = false;
     this.form.addEventListener("submit", (event) => {
@@ -88,6 +87,7 @@ class Challenge {
     if (!widget) return this.unlock("The simulation could not start.");
     if (!(await this.setUp(widget))) return;
     this.box.dataset.predict = "waiting";
+    this.moment = { time: widget.snapshot.time, actions: widget.actions.length };
     this.running = false;
     this.setLocked(false);
     this.say(`The simulation is paused at ${Number(widget.snapshot.time.toFixed(2))} s, the moment the question is about. ` +
@@ -101,13 +101,21 @@ class Challenge {
     if (guess === null) return;
     this.guess = guess;
     this.running = true;
-    this.answer.hidden = true;
+    this.answer.classList.remove("predict-shown");   // the why comes after the guess (50-boxes.css)
     this.answer.open = false;
     this.setLocked(true);
     this.say(`Locked in: ${guess}. Running the simulation…`);
     const widget = await this.ready();
-    if (!widget) return this.unlock("The simulation could not start, so the prediction could not be checked.");
-    if (this.box.dataset.predict !== "waiting" && !(await this.setUp(widget))) return;
+    if (!widget) {
+      this.answer.classList.add("predict-shown");   // no run to check it against: the answer as the build found it
+      return this.unlock("The simulation could not start, so the prediction could not be checked against a run. " +
+                         "The answer, as the guide's build ran it, is below.");
+    }
+    // Set up again unless the run still stands at the moment shown (the reader may have reset it,
+    // changed a setting or acted since).
+    const moment = this.box.dataset.predict === "waiting" ? this.moment : null;
+    const still = moment && widget.snapshot.time === moment.time && widget.actions.length === moment.actions;
+    if (!still && !(await this.setUp(widget))) return;
     this.box.dataset.predict = "running";
     this.widget = widget;
     this.lastTime = null;
@@ -168,7 +176,7 @@ class Challenge {
     this.say(`${right ? "Right" : "Not this time"}: you predicted ${this.guess}, and the run ended with ` +
              `${shown}${unit}${within ? ` (within ${within} counts)` : ""}. Why is below.`);
     remember(this.box.id, this.guess, right);
-    this.answer.hidden = false;
+    this.answer.classList.add("predict-shown");
     this.answer.open = true;
     this.box.dataset.result = right ? "right" : "wrong";
     this.unlock(null);
