@@ -3,21 +3,21 @@ its run goes on, runs it in real Pyodide, says in a live region whether the gues
 reads the number from the snapshot Python sent, shows the why, and remembers the answer."""
 from playwright.sync_api import expect
 
-from tests.widgets.conftest import READY, Sim, new_watched_page
+from tests.widgets.conftest import READY, Sim
 
 LEASES = "05-leases.html"          # predict-emails-after-a-kill, beside sim-kill-a-worker
 IDEMPOTENCY = "08-idempotency.html"  # predict-charged-twice-with-a-key, beside sim-stable-key
 RUN = 90_000                        # ms: a run to its end on a loaded 2-core machine
 
 
-def test_a_guess_comes_first_then_the_run_says_whether_it_was_right(browser, real_site):
-    context, page, watch = new_watched_page(browser, real_site)
+def test_a_guess_comes_first_then_the_run_says_whether_it_was_right(module_page, real_site):
+    page = module_page                  # one browser context for the module: Pyodide's wasm compiled once
     page.goto(real_site.at(f"{LEASES}#predict-emails-after-a-kill"))
     box = page.locator("#predict-emails-after-a-kill")
     page.wait_for_selector("#predict-emails-after-a-kill[data-predict-ready]", timeout=READY)
     result = box.get_by_role("status")
     answer = box.locator("details.predict-answer")
-    expect(answer).to_be_hidden()                                    # the why comes after the guess
+    expect(answer).not_to_have_attribute("open", "")                # folded: the why comes after the guess
 
     box.get_by_role("button", name="Lock in and run").click()
     expect(result).to_have_text("Choose or type your prediction first.")
@@ -42,12 +42,10 @@ def test_a_guess_comes_first_then_the_run_says_whether_it_was_right(browser, rea
     page.wait_for_selector("#predict-emails-after-a-kill[data-predict-ready]", timeout=READY)
     expect(page.locator("#predict-emails-after-a-kill").get_by_role("status")).to_contain_text(
         "Earlier you predicted 5, and you were wrong")
-    context.close()
-    watch.check()
 
 
-def test_a_typed_guess_is_checked_against_the_run(browser, real_site):
-    context, page, watch = new_watched_page(browser, real_site)
+def test_a_typed_guess_is_checked_against_the_run(module_page, real_site):
+    page = module_page
     page.goto(real_site.at(f"{IDEMPOTENCY}#predict-charged-twice-with-a-key"))
     box = page.locator("#predict-charged-twice-with-a-key")
     page.wait_for_selector("#predict-charged-twice-with-a-key[data-predict-ready]", timeout=READY)
@@ -56,6 +54,4 @@ def test_a_typed_guess_is_checked_against_the_run(browser, real_site):
     field.press("Enter")
     expect(box.get_by_role("status")).to_contain_text(
         "Right: you predicted 0, and the run ended with 0 duplicate charges", timeout=RUN)
-    expect(box.locator("details.predict-answer")).to_be_visible()
-    context.close()
-    watch.check()
+    expect(box.locator("details.predict-answer")).to_have_attribute("open", "")

@@ -2,8 +2,9 @@
 // before the run the challenge asks about goes on; the page then starts the simulation from the
 // chapter's settings, does the challenge's actions at their times (as a link replays them), runs
 // it to the end and reads the number at the box's `data-check` path from the snapshot Python
-// sent. It says in the box's live region whether the guess was right, opens the why, and
-// remembers the answer in this browser (progress.js's record, under `predicted`).
+// sent. It says in the box's live region whether the guess was right, unfolds the why (folded
+// like a pause box's answer until then), and remembers the answer in this browser (progress.js's
+// record, under `predicted`).
 //
 // While a box waits for its guess after "Show me the moment" (the run set up to the moment the
 // question is about), the widget's Play, Step and "Run to the end" are held back: the run
@@ -101,13 +102,12 @@ class Challenge {
     if (guess === null) return;
     this.guess = guess;
     this.running = true;
-    this.answer.classList.remove("predict-shown");   // the why comes after the guess (50-boxes.css)
-    this.answer.open = false;
+    this.answer.open = false;                         // folded: the why comes after the guess
     this.setLocked(true);
     this.say(`Locked in: ${guess}. Running the simulation…`);
     const widget = await this.ready();
     if (!widget) {
-      this.answer.classList.add("predict-shown");   // no run to check it against: the answer as the build found it
+      this.answer.open = true;   // no run to check it against: the answer as the build found it
       return this.unlock("The simulation could not start, so the prediction could not be checked against a run. " +
                          "The answer, as the guide's build ran it, is below.");
     }
@@ -176,7 +176,6 @@ class Challenge {
     this.say(`${right ? "Right" : "Not this time"}: you predicted ${this.guess}, and the run ended with ` +
              `${shown}${unit}${within ? ` (within ${within} counts)` : ""}. Why is below.`);
     remember(this.box.id, this.guess, right);
-    this.answer.classList.add("predict-shown");
     this.answer.open = true;
     this.box.dataset.result = right ? "right" : "wrong";
     this.unlock(null);
