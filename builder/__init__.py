@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
+from pathlib import Path
 
-from builder.assets import write_assets
+from builder.assets import write_assets, write_figures
 from builder.chapters import parse_chapter
 from builder.config import Config
 from builder.crosscheck import check_book
@@ -37,6 +39,24 @@ def saved_transcripts(parsed) -> dict:
             for p in parsed for t in p.env["transcripts"]}
 
 
+EMBED_LINE = "EMBEDDED = None"
+
+
+def embed_transcripts(script: Path, saved: dict) -> None:
+    """Write `saved` into the site's copy of check_output.py, on its `EMBEDDED = None` line, so the
+    file a reader downloads into a folder of their own works without transcripts.json beside it.
+
+    Raises ValueError when that line is not there exactly once."""
+    text = script.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    found = [i for i, line in enumerate(lines) if line == EMBED_LINE]
+    if len(found) != 1:
+        raise ValueError(f"{script}: expected one line {EMBED_LINE!r}, found {len(found)}")
+    data = json.dumps(saved, ensure_ascii=True, sort_keys=True)
+    lines[found[0]] = f"EMBEDDED = json.loads({data!r})"
+    script.write_text("\n".join(lines), encoding="utf-8")
+
+
 def build_site(config: Config) -> Report:
     """Build the whole site into config.out, or raise BuildError listing every problem found.
 
@@ -67,13 +87,16 @@ def build_site(config: Config) -> Report:
     pages = render_pages(md, theme, parsed)
     problems.raise_if_any()
 
-    # 5. Write pages, search index and assets into a fresh folder, swapped in at the end.
+    # 5. Write pages, search index, assets and figures into a fresh folder, swapped in at the end.
     with staging(config.out) as folder:
         write_pages(folder, pages)
         write_json(folder / "search-index.json", search_documents(parsed))
         write_assets(folder, theme, config, problems)
+        write_figures(folder, config.content, parsed)
         if (folder / "code").is_dir():   # for code/check_output.py, which a reader runs in the site's code/
             write_json(folder / "code" / "transcripts.json", saved_transcripts(parsed))
+            if (folder / "code" / "check_output.py").is_file():
+                embed_transcripts(folder / "code" / "check_output.py", saved_transcripts(parsed))
         sim_package.write(folder)
         problems.raise_if_any()
 

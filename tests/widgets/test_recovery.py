@@ -45,7 +45,7 @@ def test_a_widget_whose_code_failed_to_load_says_so_and_loads_on_try_again(brows
     expect(sim.part("time")).to_have_text("0.1 s")
     crash = Sim(page, id="sim-crash-points").start()                  # the other widgets on the page work too
     crash.button("Step").click()
-    expect(crash.part("timeline").locator("li")).not_to_have_count(0)
+    expect(crash.part("log").locator("li")).not_to_have_count(0)
     expected_only(watch, module)
     context.close()
     watch.check()
