@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
 
-CHAPTER = "05-leases.html"   # sim-2: ack-after-work, crash after-claim; sim-3: lease-too-short, no fencing
+CHAPTER = "05-leases.html"   # sim-crash-points: ack-after-work, crash after-claim; sim-lease-too-short: lease-too-short, no fencing
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +18,7 @@ def page(module_page, real_site):
 
 @pytest.fixture(scope="module")
 def sim(page):
-    return Sim(page, id="sim-2")
+    return Sim(page, id="sim-crash-points")
 
 
 def play_to_the_end(sim):
@@ -121,7 +121,7 @@ def test_help_texts_use_the_words_the_reader_sees(sim):
 
 
 def test_lease_too_short_is_drawn_as_two_timelines_against_the_lease(page):
-    slow = Sim(page, id="sim-3").start()
+    slow = Sim(page, id="sim-lease-too-short").start()
     expect(slow.part("slow-note")).to_contain_text("its 2-second lease runs out while it is still working")
     expect(slow.root.locator('[data-field="crash"]')).to_be_hidden()
     play_to_the_end(slow)
@@ -143,7 +143,7 @@ def test_lease_too_short_is_drawn_as_two_timelines_against_the_lease(page):
 
 def test_killing_both_workers_is_told_as_it_stands_never_as_a_verdict(page):
     # The breaker's steps: the lease-too-short scene, B has just claimed, then both workers die.
-    slow = Sim(page, id="sim-3")
+    slow = Sim(page, id="sim-lease-too-short")
     slow.button("Use the chapter’s settings").click()
     expect(slow.part("slow-note")).to_be_visible()
     for _ in range(3):

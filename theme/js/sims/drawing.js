@@ -30,6 +30,8 @@ export class Drawing {
       this.announce(`Finished. ${snapshot.outcome}`);
     }
     this.refresh();
+    // For whatever on the page follows the run (predict.js's challenges).
+    this.root.dispatchEvent(new CustomEvent("sim-snapshot", { detail: snapshot }));
   }
 
   /** Draw the latest snapshot and set which controls can be used now. */

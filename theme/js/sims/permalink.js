@@ -1,6 +1,6 @@
 // A widget's run in the page's URL, so a reader can share exactly what they saw:
 //
-//   05-leases.html?sim-1.seed=3&sim-1.lease=2&sim-1.do=0.5:kill:1,4:enqueue&sim-1.t=9.5#sim-1
+//   05-leases.html?sim-kill-a-worker.seed=3&sim-kill-a-worker.lease=2&sim-kill-a-worker.do=0.5:kill:1,4:enqueue&sim-kill-a-worker.t=9.5#sim-kill-a-worker
 //
 // Keys are the widget's id, a dot, then a parameter name, `t` (the virtual time reached, in
 // seconds) or `do` (the reader's actions: `time:name:arg:arg`, joined by commas), and, when the

@@ -177,6 +177,15 @@ function main() {
     // A link that sets up this widget's run: its widget is made now, to say at once if the link is bad.
     if (location.search.includes(`${root.id}.`)) widgetFor(root);
   }
+  // Predict, then run: challenges beside the widgets (predict.js), loaded only on pages that have one.
+  const boxes = [...document.querySelectorAll(".predict[data-predict-for]")];
+  if (boxes.length) {
+    const started = (root) => {
+      start(root, "click");
+      return widgetFor(root);
+    };
+    import(sibling("./predict.js")).then((module) => module.default(boxes, started));
+  }
   document.documentElement.dataset.simsReady = "true";   // the widgets are wired (tests wait on it)
 }
 
