@@ -118,7 +118,7 @@ def test_build_sets_up_and_builds_then_http_server_shows_the_guide(clone, tmp_pa
     assert "Traceback" not in built.stderr
     assert steps(built) == [
         "build: installing the pinned Python packages into .venv/",
-        "build: installing the pinned npm packages: Pyodide, MiniSearch, test tools",
+        "build: installing the pinned npm packages: Pyodide, MiniSearch, CodeMirror, test tools",
         "build: running build.py again inside .venv/",
     ], built.stdout
     assert re.search(r"^built \d+ pages", built.stdout, re.M), built.stdout
