@@ -3,6 +3,18 @@ the workers' cards. A mixin of LiveQueue (live_queue.py), which holds the state 
 from .simulation import UNFINISHED_JOBS, plural
 from .ticks import in_seconds
 
+# What an embed shows, by how far the guide has got (its `level:`): level -> the parts it keeps
+# back until a later chapter teaches them. The run is the same whatever the level (a hidden setting
+# keeps its value); the page hides a part whose name is in the snapshot's "hidden":
+#   token       the fencing token: the table's Token column and the token on a worker's card (ch. 9)
+#   stall       the Stall buttons and their "Stall for (s)" field (chapter 5)
+#   crash, supervisor           the fields "Crash chance per job" and "Restart dead workers" (ch. 6, 9)
+#   duplicate_emails, acks_refused          the figures of those names (chapters 4 and 5)
+LEVELS = {
+    "queue": ("token", "stall", "crash", "supervisor", "duplicate_emails", "acks_refused"),   # ch. 3
+    "all": (),
+}
+
 MAX_ROWS = 100            # job rows in one snapshot
 THROUGHPUT_WINDOW = 10.0  # seconds of history behind the throughput figure
 
@@ -115,4 +127,4 @@ class QueueView:
         return {"workers": workers, "stats": self.stats(), "settings": dict(self.settings),
                 "jobs_shown": min(self.total, MAX_ROWS), "stuck": self._stuck(),
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},
-                "stall": self.STALL}
+                "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]])}
