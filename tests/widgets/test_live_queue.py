@@ -144,3 +144,38 @@ def test_a_stalled_worker_is_slow_not_dead_and_the_token_refuses_its_ack(sim):
     assert "job 1's lease ran out (worker 1 is still working: slow, not dead)" in log
     assert "worker 1's ack of job 1 was refused" in log
     expect(sim.root.locator('[data-stat="duplicate_emails"]')).to_have_text("1")
+
+
+LINES = "button => { const range = document.createRange(); range.selectNodeContents(button); " \
+        "return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size; }"
+
+
+def test_enter_twice_on_kill_does_not_restart_and_restart_fits_one_line(sim):
+    """Issue 23, defect 3: "Kill worker N" used to become "Restart worker N" in place, so a second
+    Enter brought the worker straight back, and the longer label wrapped in a narrow card."""
+    sim.start()
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 s")
+    sim.button("Step").click()
+    expect(worker(sim, 2)).to_have_attribute("data-state", "claimed")
+    kill = sim.button("Kill worker 2")
+    kill.focus()
+    kill.press("Enter")
+    expect(worker(sim, 2)).to_have_attribute("data-state", "killed")
+    kill.press("Enter")                                      # the same key again, on what has the focus
+    expect(sim.part("message")).to_contain_text("worker 2 is already dead")
+    expect(worker(sim, 2)).to_have_attribute("data-state", "killed")
+    assert "restarted" not in sim.log()
+    restart = sim.button("Restart worker 2")
+    expect(restart).to_be_visible()
+    assert sim.root.evaluate("root => root.contains(document.activeElement) && "
+                             "document.activeElement.textContent") == "Kill worker 2"
+    sim.page.set_viewport_size({"width": 390, "height": 844})   # the narrowest cards
+    try:
+        for button in (restart, sim.button("Kill worker 2"), sim.button("Stall worker 2")):
+            assert button.evaluate(LINES) == 1, f"{button.inner_text()!r} wraps"
+    finally:
+        sim.page.set_viewport_size({"width": 1280, "height": 720})
+    restart.click()
+    expect(worker(sim, 2)).not_to_have_attribute("data-state", "killed")
+    expect(sim.button("Restart worker 2")).to_be_hidden()
