@@ -68,9 +68,22 @@ def test_add_worker_enqueue_and_burst(sim):
     expect(sim.row(7)).to_be_visible()
     expect(status(sim, 7)).to_have_text("queued")
     sim.button("Burst of 100 jobs").click()
-    expect(sim.part("jobs-note")).to_contain_text("(showing 100 of 107")
+    expect(sim.part("jobs-note")).to_have_text("(running, then the next to be claimed: 1–50 of 107 jobs)")
     expect(sim.part("depth")).to_have_text("101")
     assert "jobs 8–107 enqueued" in sim.log()
+    # Issue 19: a page of 50 rows at a time, and every job can be found (by number, or by status).
+    sim.root.get_by_label("Show").select_option(label="Every job, by number")
+    later = sim.button("Later jobs")
+    later.click()
+    expect(sim.part("jobs-note")).to_have_text("(every job, by number: 51–100 of 107 jobs)")
+    later.click()
+    expect(sim.row(107)).to_be_visible()
+    expect(later).to_be_disabled()
+    expect(sim.button("Earlier jobs")).to_be_focused()        # the focus stays among the pages
+    sim.root.get_by_label("Show").select_option(label="Queued")
+    expect(sim.part("jobs-note")).to_have_text("(queued: 1–50 of 101 jobs)")
+    expect(sim.root.locator('tbody[data-part="jobs"] tr')).to_have_count(50)
+    sim.root.get_by_label("Show").select_option(label="Running, then the next to be claimed")
     points = sim.part("depth-line").get_attribute("points")
     sim.button("Step").click()
     expect(sim.part("depth-line")).not_to_have_attribute("points", points)   # the chart moved on

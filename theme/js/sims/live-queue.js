@@ -21,6 +21,20 @@ export default class LiveQueueWidget extends Widget {
     this.workerList = this.part("workers");
     this.depth = new Sparkline(this.part("depth-line"));
     this.age = new Sparkline(this.part("age-line"));
+    const view = this.part("table-view");
+    view.addEventListener("change", () => this.showTable(view.value, 1));
+  }
+
+  /** List other jobs in the table (a view of simulations/live_queue_view.py's TABLE_VIEWS, and a
+      page of it): the run is untouched, and a link does not record it. */
+  showTable(view, page) {
+    return this.afterRequests(async () => {
+      const reply = await this.python.call({ op: "act", id: this.id, name: "table", args: { view, page } });
+      if (!reply.ok) return this.bug(reply);
+      this.drawnAt.jobs = 0;   // drawn now, even while playing
+      this.apply(reply.snapshot);
+      this.announce(`Jobs ${reply.snapshot.table.note.replace(/^\(|\)$/g, "")}.`);
+    });
   }
 
   restarted() {
@@ -29,6 +43,11 @@ export default class LiveQueueWidget extends Widget {
   }
 
   onAction(name, button) {
+    if (name === "table-page") {
+      const table = this.snapshot.table;
+      this.showTable(table.view, table.page + Number(button.dataset.step));
+      return;
+    }
     if (name === "stall") {   // how long: the stall field (the simulation checks its range)
       this.act(name, { worker: button.dataset.worker, seconds: this.part("stall-seconds").value.trim() });
       return;
@@ -46,6 +65,13 @@ export default class LiveQueueWidget extends Widget {
     const burst = this.button("burst");
     burst.disabled = !this.ready || s.room.jobs < Number(burst.dataset.count);
     this.part("stall-seconds").disabled = !this.ready;
+    const view = this.part("table-view");
+    if (view.value !== s.table.view) view.value = s.table.view;
+    view.disabled = !this.ready;
+    for (const pager of this.body.querySelectorAll('[data-action="table-page"]')) {
+      const to = s.table.page + Number(pager.dataset.step);
+      pager.disabled = !this.ready || to < 1 || to > s.table.pages;
+    }
   }
 
   /** Hide the parts the embed's level keeps back (the snapshot's "hidden", decided in Python). */
@@ -130,9 +156,7 @@ export default class LiveQueueWidget extends Widget {
       { text: String(job.emails), className: job.emails > 1 ? "sim-bad" : "" },
     ]);
     this.part("jobs-empty").hidden = s.jobs.length > 0;
-    const total = s.stats.jobs_total;
-    setText(this.part("jobs-note"), total > s.jobs_shown
-      ? `(showing ${s.jobs_shown} of ${thousands(total)}: running first, then the next to be claimed)` : "");
+    setText(this.part("jobs-note"), s.table.pages > 1 || s.table.view !== "watch" ? s.table.note : "");
   }
 
   drawNumbers(s) {
