@@ -9,12 +9,13 @@ provider or a bank) and acks until the queue is empty. It records the wall time 
 the last ack, and how long every claim() call took. SQLite runs in WAL mode with a 60 s busy
 timeout, so a worker that meets the write lock waits for it rather than failing.
 
-It writes bench/results/scaling.csv (the table), scaling.txt (a bar chart drawn in text, which
-chapter 10 shows as a diagram: the guide has no image files) and scaling.svg (the same as an
-SVG drawn here, no plotting library). One run, one machine: compare the engines and the shapes
-of the curves, not the absolute numbers.
+It writes bench/results/scaling.csv (the table) and content/figures/scaling.svg (the chart, drawn
+here with no plotting library), which chapter 10 shows beside the table; `--redraw` draws the chart
+again from the committed table without measuring. One run, one machine: compare the engines and
+the shapes of the curves, not the absolute numbers.
 """
 import csv
+import html
 import json
 import os
 import statistics
@@ -26,8 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CAPSTONE = ROOT / "code" / "capstone"
 TABLE = ROOT / "bench" / "results" / "scaling.csv"
-CHART = ROOT / "bench" / "results" / "scaling.svg"
-BARS = ROOT / "bench" / "results" / "scaling.txt"   # the same, as text: chapter 10's diagram
+CHART = ROOT / "content" / "figures" / "scaling.svg"   # chapter 10's figure
 WORKERS = (1, 2, 4, 8, 16, 32)
 WORK = 0.01            # seconds each job "works"
 JOBS_PER_WORKER = 40
@@ -99,71 +99,103 @@ def measure(engine, where, workers):
             "claim_p95_ms": round(1000 * claims[int(0.95 * (len(claims) - 1))], 2)}
 
 
+NAMES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+PANELS = (("jobs_per_second", "Jobs finished per second"), ("claim_median_ms", "Median claim time (ms)"))
+# The guide's own colours (theme/css/00-tokens.css: --bg, --text, --text-muted, --border, and the
+# simulations' two chart lines --sim-lease and --sim-line-2), light and dark. The page shows the SVG
+# as an <img>, which the page's CSS cannot reach, so the SVG carries both sets and picks by the
+# reader's colour scheme (Chromium and Firefox match it to the page's own `color-scheme`, so the
+# site's light/dark switch reaches it too); each set is readable on its own background.
+STYLE = """
+.bg { fill: #fdfcfa; } .ink { fill: #1f2328; } .muted { fill: #56606b; }
+.axis { stroke: #56606b; } .grid { stroke: #d9d5cc; }
+.sqlite { stroke: #2b63ad; fill: #2b63ad; } .postgres { stroke: #a24e00; fill: #a24e00; }
+@media (prefers-color-scheme: dark) {
+  .bg { fill: #16181c; } .ink { fill: #e2e5e9; } .muted { fill: #a3acb7; }
+  .axis { stroke: #a3acb7; } .grid { stroke: #363b43; }
+  .sqlite { stroke: #6ea8ff; fill: #6ea8ff; } .postgres { stroke: #ffb86b; fill: #ffb86b; }
+}
+.line { fill: none; stroke-width: 2.5; } .postgres.line { stroke-dasharray: 7 4; }
+"""
+
+
+def _marker(engine, x, y):
+    """SQLite's points are circles, PostgreSQL's squares: the lines differ in more than colour."""
+    if engine == "sqlite":
+        return f'<circle class="sqlite" cx="{x:.1f}" cy="{y:.1f}" r="4"/>'
+    return f'<rect class="postgres" x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8"/>'
+
+
+def _description(rows):
+    """The chart's numbers in words, for the SVG's <desc>."""
+    parts = []
+    for engine in NAMES:
+        mine = [r for r in rows if r["engine"] == engine]
+        parts.append(f"{NAMES[engine]}: " + "; ".join(
+            f"{r['workers']} worker{'s' if r['workers'] > 1 else ''}, {r['jobs_per_second']:g} jobs per "
+            f"second, median claim {r['claim_median_ms']:g} ms" for r in mine) + ".")
+    return ("Two line charts against the number of worker processes (1, 2, 4, 8, 16, 32), one run "
+            "of bench/bench_scaling.py. " + " ".join(parts))
+
+
 def chart(rows):
-    """Two panels side by side: jobs per second, and median claim latency, against workers."""
-    width, height, pad = 760, 330, 56
+    """Two panels side by side, jobs per second and median claim time against workers, as an SVG
+    (drawn here, no plotting library) with a <title> and the numbers in its <desc>."""
+    width, height, pad = 760, 350, 60
     panel = (width - 3 * pad) / 2
-    colours = {"sqlite": "#1f6fb2", "postgres": "#c2410c"}
-    names = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+    top, bottom = 70, height - 56
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-             f'font-family="sans-serif" font-size="12" role="img">',
-             '<rect width="100%" height="100%" fill="#fff"/>']
-    for index, (key, title) in enumerate((("jobs_per_second", "jobs per second"),
-                                          ("claim_median_ms", "median claim (ms)"))):
+             f'width="{width}" height="{height}" font-family="system-ui, sans-serif" font-size="13">',
+             "<title>How tinyq scales with worker processes: SQLite and PostgreSQL</title>",
+             f"<desc>{html.escape(_description(rows))}</desc>",
+             f"<style>{STYLE}</style>",
+             f'<rect class="bg" width="{width}" height="{height}"/>']
+    for n, engine in enumerate(NAMES):                     # the legend, across the top
+        x = pad + 170 * n
+        parts.append(f'<line class="{engine} line" x1="{x}" y1="20" x2="{x + 36}" y2="20"/>')
+        parts.append(_marker(engine, x + 18, 20))
+        parts.append(f'<text class="ink" x="{x + 44}" y="25">{NAMES[engine]}</text>')
+    for index, (key, title) in enumerate(PANELS):
         left = pad + index * (panel + pad)
-        top, bottom = 40, height - 50
-        top_value = max(r[key] for r in rows) * 1.1 or 1
+        most = max(r[key] for r in rows) * 1.1 or 1
 
         def x(workers):
             return left + panel * WORKERS.index(workers) / (len(WORKERS) - 1)
 
         def y(value):
-            return bottom - (bottom - top) * value / top_value
+            return bottom - (bottom - top) * value / most
 
-        parts.append(f'<text x="{left}" y="24" font-weight="bold">{title}</text>')
-        parts.append(f'<line x1="{left}" y1="{bottom}" x2="{left + panel}" y2="{bottom}" stroke="#333"/>')
-        parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>')
-        for fraction in (0, 0.5, 1):
-            value = top_value * fraction
-            parts.append(f'<text x="{left - 6}" y="{y(value) + 4}" text-anchor="end">{value:.0f}</text>')
+        parts.append(f'<text class="ink" x="{left}" y="{top - 14}" font-weight="bold">{title}</text>')
+        for fraction in (0, 0.25, 0.5, 0.75, 1):
+            value = most * fraction
+            parts.append(f'<line class="grid" x1="{left}" y1="{y(value):.1f}" x2="{left + panel}" y2="{y(value):.1f}"/>')
+            parts.append(f'<text class="muted" x="{left - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value:.0f}</text>')
+        parts.append(f'<line class="axis" x1="{left}" y1="{bottom}" x2="{left + panel}" y2="{bottom}"/>')
+        parts.append(f'<line class="axis" x1="{left}" y1="{top}" x2="{left}" y2="{bottom}"/>')
         for workers in WORKERS:
-            parts.append(f'<text x="{x(workers)}" y="{bottom + 16}" text-anchor="middle">{workers}</text>')
-        parts.append(f'<text x="{left + panel / 2}" y="{bottom + 34}" text-anchor="middle">'
+            parts.append(f'<text class="muted" x="{x(workers):.1f}" y="{bottom + 18}" text-anchor="middle">{workers}</text>')
+        parts.append(f'<text class="ink" x="{left + panel / 2:.1f}" y="{bottom + 40}" text-anchor="middle">'
                      f'worker processes</text>')
-        for engine, colour in colours.items():
+        for engine in NAMES:
             points = [(x(r["workers"]), y(r[key])) for r in rows if r["engine"] == engine]
             path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2.5"/>')
-            parts += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{colour}"/>'
-                      for px, py in points]
-    for n, (engine, colour) in enumerate(colours.items()):
-        parts.append(f'<rect x="{width - 250 + 120 * n}" y="12" width="14" height="4" fill="{colour}"/>')
-        parts.append(f'<text x="{width - 230 + 120 * n}" y="18">{names[engine]}</text>')
+            parts.append(f'<polyline class="{engine} line" points="{path}"/>')
+            parts += [_marker(engine, px, py) for px, py in points]
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
-def bars(rows, width=44):
-    """Jobs per second as a bar chart in text, one bar per engine and number of workers."""
-    top = max(r["jobs_per_second"] for r in rows)
-    names = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
-    lines = ["jobs per second, by worker processes"]
-    for workers in WORKERS:
-        for engine in ("sqlite", "postgres"):
-            row = next(r for r in rows if r["engine"] == engine and r["workers"] == workers)
-            bar = "█" * max(1, round(width * row["jobs_per_second"] / top))
-            label = f"{workers:>2} worker{'s' if workers > 1 else ''}" if engine == "sqlite" else ""
-            lines.append(f"{label:<10} {names[engine]:<10} │{bar} {row['jobs_per_second']:g}")
-        lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+def read_table(path=TABLE):
+    """The committed table's rows, numbers as numbers."""
+    return [{**r, "workers": int(r["workers"]), "jobs": int(r["jobs"]),
+             "jobs_per_second": float(r["jobs_per_second"]), "claim_median_ms": float(r["claim_median_ms"]),
+             "claim_p95_ms": float(r["claim_p95_ms"])} for r in csv.DictReader(path.open())]
 
 
 def main():
-    if sys.argv[1:2] == ["--redraw"]:             # the charts again, from the committed table
-        rows = [{**r, "workers": int(r["workers"]), "jobs_per_second": float(r["jobs_per_second"]),
-                 "claim_median_ms": float(r["claim_median_ms"])} for r in csv.DictReader(TABLE.open())]
-        CHART.write_text(chart(rows), encoding="utf-8")
-        BARS.write_text(bars(rows), encoding="utf-8")
+    CHART.parent.mkdir(parents=True, exist_ok=True)
+    if sys.argv[1:2] == ["--redraw"]:             # the chart again, from the committed table
+        CHART.write_text(chart(read_table()), encoding="utf-8")
         return
     if "PGHOST" not in os.environ and "PGPORT" not in os.environ:
         sys.exit("bench_scaling.py needs a PostgreSQL server: run it under "
@@ -182,10 +214,8 @@ def main():
         writer = csv.DictWriter(out, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    CHART.parent.mkdir(parents=True, exist_ok=True)
     CHART.write_text(chart(rows), encoding="utf-8")
-    BARS.write_text(bars(rows), encoding="utf-8")
-    print(f"wrote {TABLE.relative_to(ROOT)}, {BARS.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
+    print(f"wrote {TABLE.relative_to(ROOT)} and {CHART.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

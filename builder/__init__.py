@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from builder.assets import write_assets
+from builder.assets import write_assets, write_figures
 from builder.chapters import parse_chapter
 from builder.config import Config
 from builder.crosscheck import check_book
@@ -67,11 +67,12 @@ def build_site(config: Config) -> Report:
     pages = render_pages(md, theme, parsed)
     problems.raise_if_any()
 
-    # 5. Write pages, search index and assets into a fresh folder, swapped in at the end.
+    # 5. Write pages, search index, assets and figures into a fresh folder, swapped in at the end.
     with staging(config.out) as folder:
         write_pages(folder, pages)
         write_json(folder / "search-index.json", search_documents(parsed))
         write_assets(folder, theme, config, problems)
+        write_figures(folder, config.content, parsed)
         if (folder / "code").is_dir():   # for code/check_output.py, which a reader runs in the site's code/
             write_json(folder / "code" / "transcripts.json", saved_transcripts(parsed))
         sim_package.write(folder)

@@ -30,6 +30,13 @@ def _copy_without_source_map(source: Path, target: Path) -> None:
     target.write_bytes(SOURCE_MAP.sub(b"\n", source.read_bytes()))
 
 
+def write_figures(folder: Path, content: Path, parsed) -> None:
+    """Copy each figure a chapter shows (content/figures/...) to the same place in the site;
+    the parser has already checked that each one exists."""
+    for source in sorted({f["source"] for p in parsed for f in p.env["figures"]}):
+        _copy(content / source, folder / source)
+
+
 def write_assets(folder: Path, theme: Theme, config: Config, problems: Problems) -> None:
     """Copy every asset into the site being built; a missing vendored file is a problem."""
     for path, data in theme.files.items():

@@ -26,6 +26,8 @@ def search_documents(chapters: list[ParsedChapter]) -> list[dict]:
                 sections.append(section)
             elif token.type == "inline" and not (i and tokens[i - 1].type == "heading_open"):
                 section["text"].append(inline_text(token.children))
+            elif token.type == "figure":
+                section["text"] += [token.meta["alt"], token.meta["caption"]]
             elif token.type == "diagram":
                 section["text"] += [token.meta.get("alt", ""), inline_text(token.meta.get("caption"))]
             elif token.type == "sim":

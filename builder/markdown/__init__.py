@@ -10,6 +10,7 @@ from builder.markdown.callouts import callouts_plugin
 from builder.markdown.code_blocks import code_blocks_plugin
 from builder.markdown.colon_blocks import colon_blocks_plugin
 from builder.markdown.diagram import diagram_plugin
+from builder.markdown.figures import figures_plugin
 from builder.markdown.headings import headings_plugin
 from builder.markdown.include import include_plugin
 from builder.markdown.links import links_plugin
@@ -39,6 +40,7 @@ def make_markdown(root: Path, simulations: Callable[[], Mapping], render_sim: Ca
     md.use(sim_plugin, registry=simulations, render_embed=render_sim)
     md.use(code_blocks_plugin)
     md.use(headings_plugin)
+    md.use(figures_plugin, root=root)
     md.use(links_plugin, root=root)
     md.use(raw_html_plugin)
     return md

@@ -5,7 +5,7 @@ markdown-it passes one `env` dict to every rule of one document. Ours holds:
 - `path` (str): the file as problems name it; `chapter` (int): its number, for box numbers;
 - `problems` (builder.problems.Problems): where every plugin reports `path:line: message`;
 - `ids` ({id: line or TEMPLATE}): every id the page declares, so none is used twice and links can be checked;
-- `headings`, `links`, `transcripts`, `sims`: what the plugins found, for the build's later stages;
+- `headings`, `links`, `transcripts`, `sims`, `figures`: what the plugins found, for the build's later stages;
 - `aliases` ({numbered id: declared id}): the order-based id (`sim-2`, `pause-5-2`) of each box or
   embed that declares its own id, kept as an anchor so links made before it had one still work;
 - at render time, `id_prefix` (e.g. "ch5-" on the all-in-one page, where chapters share one
@@ -30,6 +30,7 @@ def new_env(path: str, chapter: int, problems: Problems, reserved_ids=()) -> dic
         "links": [],
         "transcripts": [],
         "sims": [],
+        "figures": [],
         "aliases": {},
     }
 

@@ -7,7 +7,7 @@
     [SQLite](https://sqlite.org/)       -> unchanged
 
 Anything else (an absolute path, another scheme, a relative link to a file that is neither a
-chapter nor an exercise file, an image) is a problem. Chapter and `#anchor` targets are recorded
+chapter nor an exercise file) is a problem; images are figures (builder/markdown/figures.py). Chapter and `#anchor` targets are recorded
 in env["links"] and checked once every chapter is parsed (docs/authoring.md, "Links").
 """
 from __future__ import annotations
@@ -45,11 +45,7 @@ def _find_links(state: StateCore, root: Path) -> None:
     env = state.env
     for inline in (t for t in state.tokens if t.type == "inline"):
         for child in inline.children or []:
-            if child.type == "image":
-                src = child.attrGet("src") or ""
-                report(env, _source_line(state, inline, unquote(src)),
-                       f"image {src!r}: the guide has no image files; draw it as a ```diagram block")
-            elif child.type == "link_open" and child.markup != "autolink":
+            if child.type == "link_open" and child.markup != "autolink":
                 href = child.attrGet("href") or ""
                 line = _source_line(state, inline, unquote(href))
                 child.meta["target"] = _classify(env, href, line, root)

@@ -20,8 +20,13 @@ The four differences that matter:
 3. Time. SQL never reads a clock in either engine: `now` is a parameter. (PostgreSQL's now()
    would be the start of the transaction, and the database's clock, not yours.) Times are
    seconds in double precision, as SQLite's REAL, so the simulations' virtual clock works.
-4. Numbering. ids and fencing tokens come from sequences, which never go backwards, not
-   even when a transaction rolls back: a refused or rolled-back insert leaves a gap.
+4. Numbering. ids and fencing tokens come from sequences, which never go backwards: a number
+   handed out is not taken back when its transaction rolls back, and INSERT ... ON CONFLICT
+   takes its id before it meets the conflict, so a refused or rolled-back insert leaves a gap
+   (PostgreSQL 15 manual, "Sequence Manipulation Functions", the caution after the table:
+   https://www.postgresql.org/docs/15/functions-sequence.html); and as shop.reset() empties
+   the jobs with DELETE, which leaves the sequence where it was, a second chaos run on the
+   same server numbers its jobs on from where the first stopped.
 And one of spelling: sqlite3 writes a parameter as ?, psycopg as %s (see Connection below).
 Source: PostgreSQL 15 documentation, "SELECT: The Locking Clause",
 https://www.postgresql.org/docs/15/sql-select.html#SQL-FOR-UPDATE-SHARE

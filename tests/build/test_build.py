@@ -109,6 +109,14 @@ def test_sim_embed_carries_the_widget_contract(pages):
     assert embed["data-seed"] == "7"
 
 
+def test_a_figure_is_copied_and_shown_by_a_relative_url_with_its_alt_text(site, pages):
+    source = ROOT / "tests" / "build" / "fixtures" / "book" / "content" / "figures" / "queue.svg"
+    assert filecmp.cmp(site / "figures" / "queue.svg", source, shallow=False)
+    alt = "Three squares in a row, three queued jobs"
+    for name in ("01-queue.html", "guide.html"):
+        assert pages[name].find("img", src="figures/queue.svg", alt=alt, width="120", height="40"), name
+
+
 def test_pyodide_runtime_is_vendored_exactly(site):
     assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(PYODIDE_FILES)
     for name in PYODIDE_FILES:

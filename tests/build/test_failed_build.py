@@ -10,6 +10,7 @@ from builder import BuildError, build_site
 from tests.build.book_maker import make_book
 from tests.conftest import ROOT, fixture_config
 
+CHART = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><title>A chart</title></svg>\n'
 GOOD = {"a.md": "Text.\n\n## Part\n\nMore.\n", "b.md": "See [a](a.md#part).\n"}
 
 FAILURES = [
@@ -31,6 +32,10 @@ FAILURES = [
      "content/SUMMARY.md:4: ghost.md is listed but content/ghost.md does not exist"),
     ("bad sim parameter", {"a.md": "Intro.\n\n```sim counter\nworkers: 0\n---\nText.\n```\n"}, None,
      "content/a.md:3: sim counter: workers: must be from 1 to 8, got 0"),
+    ("figure without a text alternative", {"a.md": "Text.\n\n![](figures/chart.svg)\n"}, None,
+     "content/a.md:3: figure 'figures/chart.svg' has no text alternative"),
+    ("missing figure", {"a.md": "Text.\n\n![A chart](figures/gone.svg)\n"}, None,
+     "content/a.md:3: figure 'figures/gone.svg': content/figures/gone.svg does not exist"),
     ("transcript id used in two chapters", {"a.md": "```transcript id=t\n$ ls\n```\n",
                                             "b.md": "```transcript id=t\n$ ls\n```\n"}, None,
      "content/b.md:1: transcript id 't' is already used at content/a.md:1"),
@@ -69,6 +74,22 @@ def test_failed_build_leaves_the_previous_site_untouched(tmp_path):
         build_site(fixture_config(site, root=book))
     assert _fingerprint(site) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["book", "site"]   # no half-built folder left
+
+
+def test_a_figure_gone_missing_leaves_the_previous_site_untouched(tmp_path):
+    book, site = tmp_path / "book", tmp_path / "site"
+    make_book(book, {**GOOD, "b.md": "See [a](a.md#part).\n\n![A chart](figures/chart.svg)\n"})
+    (book / "content" / "figures").mkdir()
+    (book / "content" / "figures" / "chart.svg").write_text(CHART, encoding="utf-8")
+    build_site(fixture_config(site, root=book))
+    before = _fingerprint(site)
+    assert "figures/chart.svg" in before
+    (book / "content" / "figures" / "chart.svg").unlink()
+    with pytest.raises(BuildError) as failure:
+        build_site(fixture_config(site, root=book))
+    assert [str(p) for p in failure.value.problems] == [
+        "content/b.md:3: figure 'figures/chart.svg': content/figures/chart.svg does not exist"]
+    assert _fingerprint(site) == before
 
 
 def test_failure_while_writing_leaves_the_previous_site_untouched(tmp_path, monkeypatch):

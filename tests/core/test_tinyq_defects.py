@@ -1,6 +1,11 @@
 """Issue 20: the defects an expert review of tinyq found, one test (or a few) each, and the gains
 that came with their fixes (extend, release, Permanent, the new columns, the lease rule, the CHECK,
-one transaction helper). Each defect test fails on the tinyq before the fix (a9dec96)."""
+one transaction helper). Each defect test fails on the tinyq before the fix (a9dec96).
+
+A test that takes `make_queue` runs on both engines, SQLite (tinyq.py) and PostgreSQL
+(tinyq_pg.py on a real server), as tests/core/test_tinyq.py does (tests/core/conftest.py). The
+ones marked SQLITE_ONLY test something only SQLite has; each says what.
+"""
 import random
 import sqlite3
 import subprocess
@@ -18,27 +23,45 @@ def clock():
     return FakeClock(1000.0)
 
 
+# Only SQLite has these: one writer for the whole file, "database is locked", WAL, a file to open.
+SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+
+
 @pytest.fixture
-def make_queue(clock):
+def make_queue(clock, backend):
+    """make_queue(where=None, **settings): a queue on the engine under test; with no `where`,
+    SQLite's :memory: or the test's own PostgreSQL schema (`backend.place` is a file SQLite can
+    open twice, and that schema again)."""
     queues = []
 
-    def make(path=":memory:", **settings):
+    def make(where=None, **settings):
         settings.setdefault("clock", clock)
         settings.setdefault("rng", random.Random(7))
-        queues.append(tinyq.Queue(path, **settings))
+        queues.append(backend.module.Queue(backend.default if where is None else where, **settings))
         return queues[-1]
 
+    make.backend = backend
     yield make
     for queue in queues:
         queue.close()
 
 
 def row(queue, job_id):
+    """The job's row as a dict. Both engines' connections take ? (tinyq_pg.Connection)."""
     cursor = queue.db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,))
     return dict(zip([column[0] for column in cursor.description], cursor.fetchone()))
 
 
+def in_transaction(db):
+    if isinstance(db, sqlite3.Connection):
+        return db.in_transaction
+    return db.info.transaction_status.name != "IDLE"
+
+
 # --- defect 1: workers die of lock contention -----------------------------------------------
+# SQLite only: SQLite has one write lock for the whole file, and a worker that meets it past the
+# busy timeout gets "database is locked". PostgreSQL locks rows, and a claim steps over a locked
+# one (SKIP LOCKED); its eight-process test is the chaos monkey's (tests/postgres/).
 
 class Blocker:
     """A second connection that holds the file's write lock until the queue, waiting between
@@ -58,7 +81,7 @@ class Blocker:
 
 
 @pytest.fixture
-def blocked(make_queue, tmp_path):
+def blocked(make_queue, tmp_path):   # only for SQLITE_ONLY tests
     path = str(tmp_path / "jobs.db")
     blocker = Blocker(path)
     queue = make_queue(path, sleep=blocker.sleep)
@@ -67,12 +90,14 @@ def blocked(make_queue, tmp_path):
     blocker.other.close()
 
 
+@SQLITE_ONLY
 def test_a_file_queue_uses_wal_and_a_busy_timeout(make_queue, tmp_path):
     queue = make_queue(str(tmp_path / "jobs.db"))
     assert queue.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert queue.db.execute("PRAGMA busy_timeout").fetchone()[0] == tinyq.BUSY_TIMEOUT * 1000
 
 
+@SQLITE_ONLY
 def test_claim_waits_out_a_busy_database_with_jitter(blocked):
     queue, blocker = blocked
     queue.enqueue("email", {})
@@ -82,6 +107,7 @@ def test_claim_waits_out_a_busy_database_with_jitter(blocked):
     assert len(blocker.waits) == 1 and 0.005 <= blocker.waits[0] <= 0.01   # jitter(backoff(1))
 
 
+@SQLITE_ONLY
 def test_an_ack_is_not_lost_to_a_busy_database(blocked):
     queue, blocker = blocked
     queue.enqueue("email", {})
@@ -91,6 +117,7 @@ def test_an_ack_is_not_lost_to_a_busy_database(blocked):
     assert row(queue, job.id)["status"] == "done" and blocker.waits
 
 
+@SQLITE_ONLY
 def test_a_busy_database_inside_complete_hands_the_job_back_without_using_an_attempt(blocked):
     queue, blocker = blocked
     queue.db.execute("CREATE TABLE points (n INTEGER)")
@@ -109,6 +136,7 @@ def test_a_busy_database_inside_complete_hands_the_job_back_without_using_an_att
     assert queue.db.execute("SELECT count(*) FROM points").fetchone()[0] == 0
 
 
+@SQLITE_ONLY
 def test_a_database_locked_for_good_is_still_an_error_in_the_end(blocked):
     queue, blocker = blocked
     queue.enqueue("email", {})
@@ -136,7 +164,7 @@ WORKER = textwrap.dedent("""
 """)
 
 
-def test_eight_worker_processes_on_one_file_all_live_and_do_every_job_once(tmp_path):
+def test_eight_worker_processes_on_one_file_all_live_and_do_every_job_once(tmp_path):   # SQLite
     """Before WAL and the retries, some of eight processes died of "database is locked"."""
     path = str(tmp_path / "contention.db")
     producer = tinyq.Queue(path)
@@ -203,8 +231,8 @@ def test_after_a_retention_delete_a_stale_claim_cannot_finish_a_new_job(make_que
     assert row(queue, fresh.id)["status"] == "running"
 
 
-def test_the_token_counter_survives_reopening_and_starts_above_old_tokens(make_queue, tmp_path):
-    path = str(tmp_path / "jobs.db")
+def test_the_token_counter_survives_reopening_and_starts_above_old_tokens(make_queue):
+    path = make_queue.backend.place
     first = make_queue(path)
     first.enqueue("a", {})
     first.ack(first.claim())
@@ -229,9 +257,11 @@ def test_a_lease_covers_both_ends_and_is_taken_over_only_after_it(make_queue, cl
     assert row(queue, holder.id)["status"] == "done"
 
 
-def test_the_claim_sql_says_the_rule():
-    assert "locked_until < :now" in tinyq.CLAIM_JOB and "locked_until <=" not in tinyq.CLAIM_JOB
-    assert "locked_until < :now" in tinyq.BURY_EXPIRED
+def test_the_claim_sql_says_the_rule(backend):
+    now = ":now" if backend.name == "sqlite" else "%(now)s"
+    sql = backend.sql_module
+    assert f"locked_until < {now}" in sql.CLAIM_JOB and "locked_until <=" not in sql.CLAIM_JOB
+    assert f"locked_until < {now}" in sql.BURY_EXPIRED
     assert "now > " in tinyq.__doc__ and "[t, t + L]" in tinyq.__doc__
 
 
@@ -242,7 +272,7 @@ def test_the_claim_sql_says_the_rule():
 def test_the_check_refuses_a_lease_that_does_not_match_the_status(make_queue, status, locked_until):
     queue = make_queue()
     queue.enqueue("a", {})
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+    with pytest.raises(make_queue.backend.integrity_error, match="(?i)check"):
         queue.db.execute("UPDATE jobs SET status = ?, locked_until = ?", (status, locked_until))
 
 
@@ -310,7 +340,7 @@ def test_the_new_columns_say_when_and_by_whom(make_queue, clock):
     assert (got["claimed_at"], got["claimed_by"]) == (clock.now, "worker-7")
 
 
-def test_a_file_from_an_older_tinyq_is_refused_with_a_clear_message(tmp_path):
+def test_a_file_from_an_older_tinyq_is_refused_with_a_clear_message(tmp_path):   # SQLite: a file
     path = tmp_path / "old.db"
     old = sqlite3.connect(path)
     old.execute("CREATE TABLE jobs (id INTEGER PRIMARY KEY, kind TEXT, args TEXT, status TEXT, "
@@ -326,18 +356,19 @@ def test_a_file_from_an_older_tinyq_is_refused_with_a_clear_message(tmp_path):
 def test_transaction_commits_the_block_or_rolls_it_all_back(make_queue):
     queue = make_queue()
     queue.db.execute("CREATE TABLE t (n INTEGER)")
-    with tinyq.transaction(queue.db) as db:
+    transaction = make_queue.backend.module.transaction
+    with transaction(queue.db) as db:
         db.execute("INSERT INTO t VALUES (1)")
         queue.enqueue("a", {})
     for failure in (ValueError, KeyboardInterrupt):
         with pytest.raises(failure):
-            with tinyq.transaction(queue.db) as db:
+            with transaction(queue.db) as db:
                 db.execute("INSERT INTO t VALUES (2)")
                 queue.enqueue("b", {})
                 raise failure
     assert queue.db.execute("SELECT count(*) FROM t").fetchone()[0] == 1
     assert queue.db.execute("SELECT count(*) FROM jobs").fetchone()[0] == 1
-    assert not queue.db.in_transaction
+    assert not in_transaction(queue.db)
 
 
 # --- the simulations use it: chapter 5's lease of 1 s for a job of 3 s -------------------------

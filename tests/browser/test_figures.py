@@ -1,0 +1,59 @@
+"""A figure (content/figures/, shown as an <img>) is drawn in the reader's colours: chapter 10's
+scaling chart has a light background in the light theme and a dark one in the dark theme, whether
+the theme comes from the system or from the site's toggle."""
+import struct
+import zlib
+
+from playwright.sync_api import expect
+
+
+def _pixel(page, locator, dx=6, dy=6):
+    """(r, g, b) of one pixel of the figure, `dx`, `dy` CSS pixels in from its top left corner
+    (inside its border, on the chart's own background)."""
+    box = locator.bounding_box()
+    png = page.screenshot(clip={"x": box["x"] + dx, "y": box["y"] + dy, "width": 1, "height": 1},
+                          scale="css")
+    chunks, at = [], 8
+    while at < len(png):                                  # PNG chunks: length, type, data, CRC
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        chunks.append((kind, png[at + 8:at + 8 + length]))
+        at += 12 + length
+    data = zlib.decompress(b"".join(d for k, d in chunks if k == b"IDAT"))
+    return tuple(data[1:4])       # one row of one pixel: a filter byte, then the pixel as it is
+
+
+def _luminance(rgb):
+    return sum(weight * value / 255 for weight, value in zip((0.2126, 0.7152, 0.0722), rgb))
+
+
+def _chart(page, site):
+    page.goto(site.at("10-the-real-world.html"))
+    figure = page.locator("figure.figure img[src='figures/scaling.svg']")
+    figure.scroll_into_view_if_needed()
+    expect(figure).to_have_attribute("alt", "Two line charts against 1 to 32 worker processes. On the left, "
+                                     "jobs finished per second: SQLite's line stays low and flat, between "
+                                     "about 10 and 24; PostgreSQL's starts lower, at 6, and climbs at every "
+                                     "step to 121 with 32 workers. On the right, the median claim time: "
+                                     "SQLite's wanders between about 6 and 41 milliseconds, PostgreSQL's "
+                                     "between 30 and 128. The table after the chart gives every number.")
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=figure.element_handle())
+    return figure
+
+
+def test_the_chart_follows_the_toggle_from_a_light_system(browser, real_site):
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    figure = _chart(page, real_site)
+    assert _luminance(_pixel(page, figure)) > 0.9
+    page.get_by_role("button", name="Dark theme").click()
+    page.wait_for_timeout(200)    # the image is redrawn with the page
+    assert _luminance(_pixel(page, figure)) < 0.1
+    context.close()
+
+
+def test_the_chart_is_dark_on_a_dark_system(browser, real_site):
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    figure = _chart(page, real_site)
+    assert _luminance(_pixel(page, figure)) < 0.1
+    context.close()
