@@ -108,7 +108,8 @@ export default class LiveQueueWidget extends Widget {
       setText(card.querySelector(".lq-worker-job"), job);
       const fill = card.querySelector(".lq-lease-fill");
       const fraction = left === null ? 0 : Math.max(0, Math.min(1, left / lease));
-      fill.style.inlineSize = `${(fraction * 100).toFixed(1)}%`;
+      const scale = `scaleX(${fraction.toFixed(3)})`;
+      if (fill.style.transform !== scale) fill.style.transform = scale;
       setAttr(fill, "data-low", left !== null && left <= Math.min(1, lease / 4) ? "true" : null);
       let words = "No lease";
       if (left !== null) {
