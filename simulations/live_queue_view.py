@@ -35,7 +35,7 @@ ROWS_DEAD = "SELECT id FROM jobs WHERE status = 'dead' ORDER BY id LIMIT ? OFFSE
 # Which jobs the table lists, a page of MAX_ROWS at a time, so that every job can be found:
 # name -> the words a reader chooses it by. "watch" (the first) is what a playing queue is
 # watched by: running, then the next to be claimed, then the latest finished.
-TABLE_VIEWS = {"watch": "Running, then the next to be claimed", "all": "Every job, by number",
+TABLE_VIEWS = {"watch": "Running, then queued", "all": "Every job, by number",
                "queued": "Queued", "running": "Running", "done": "Done", "dead": "Dead"}
 
 

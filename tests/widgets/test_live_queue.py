@@ -68,7 +68,7 @@ def test_add_worker_enqueue_and_burst(sim):
     expect(sim.row(7)).to_be_visible()
     expect(status(sim, 7)).to_have_text("queued")
     sim.button("Burst of 100 jobs").click()
-    expect(sim.part("jobs-note")).to_have_text("(running, then the next to be claimed: 1–50 of 107 jobs)")
+    expect(sim.part("jobs-note")).to_have_text("(running, then queued: 1–50 of 107 jobs)")
     expect(sim.part("depth")).to_have_text("101")
     assert "jobs 8–107 enqueued" in sim.log()
     # Issue 19: a page of 50 rows at a time, and every job can be found (by number, or by status).
@@ -83,7 +83,7 @@ def test_add_worker_enqueue_and_burst(sim):
     sim.root.get_by_label("Show").select_option(label="Queued")
     expect(sim.part("jobs-note")).to_have_text("(queued: 1–50 of 101 jobs)")
     expect(sim.root.locator('tbody[data-part="jobs"] tr')).to_have_count(50)
-    sim.root.get_by_label("Show").select_option(label="Running, then the next to be claimed")
+    sim.root.get_by_label("Show").select_option(label="Running, then queued")
     points = sim.part("depth-line").get_attribute("points")
     sim.button("Step").click()
     expect(sim.part("depth-line")).not_to_have_attribute("points", points)   # the chart moved on
