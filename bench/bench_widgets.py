@@ -383,7 +383,7 @@ def main() -> int:
                 for label, page_name, query, speed in (
                         ("chapter 9's live-queue at 1x", "09-capstone.html", "", "1"),
                         ("16 workers, 1,000 jobs at 10x", "05-leases.html",
-                         "?sim-1.workers=16&sim-1.jobs=1000&sim-1.duration=2#sim-1", "10")):
+                         "?sim-kill-a-worker.workers=16&sim-kill-a-worker.jobs=1000&sim-kill-a-worker.duration=2#sim-kill-a-worker", "10")):
                     result = smoothness(browser, url, page_name, query, speed)
                     longest = max(result["long"], default=0)
                     print(f"smoothness  {label}: {len(result['long'])} long tasks (longest {longest:.0f} ms), "

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
+from pathlib import Path
 
 from builder.assets import write_assets, write_figures
 from builder.chapters import parse_chapter
@@ -35,6 +37,24 @@ def saved_transcripts(parsed) -> dict:
     """{id: {"path", "line", "attrs", "lines"}}: the guide's transcripts, as check_output.py reads them."""
     return {t["id"]: {"path": p.path, "line": t["line"], "attrs": t["attrs"], "lines": t["lines"]}
             for p in parsed for t in p.env["transcripts"]}
+
+
+EMBED_LINE = "EMBEDDED = None"
+
+
+def embed_transcripts(script: Path, saved: dict) -> None:
+    """Write `saved` into the site's copy of check_output.py, on its `EMBEDDED = None` line, so the
+    file a reader downloads into a folder of their own works without transcripts.json beside it.
+
+    Raises ValueError when that line is not there exactly once."""
+    text = script.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    found = [i for i, line in enumerate(lines) if line == EMBED_LINE]
+    if len(found) != 1:
+        raise ValueError(f"{script}: expected one line {EMBED_LINE!r}, found {len(found)}")
+    data = json.dumps(saved, ensure_ascii=True, sort_keys=True)
+    lines[found[0]] = f"EMBEDDED = json.loads({data!r})"
+    script.write_text("\n".join(lines), encoding="utf-8")
 
 
 def build_site(config: Config) -> Report:
@@ -75,6 +95,8 @@ def build_site(config: Config) -> Report:
         write_figures(folder, config.content, parsed)
         if (folder / "code").is_dir():   # for code/check_output.py, which a reader runs in the site's code/
             write_json(folder / "code" / "transcripts.json", saved_transcripts(parsed))
+            if (folder / "code" / "check_output.py").is_file():
+                embed_transcripts(folder / "code" / "check_output.py", saved_transcripts(parsed))
         sim_package.write(folder)
         problems.raise_if_any()
 

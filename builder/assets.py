@@ -5,6 +5,7 @@ import re
 import shutil
 from pathlib import Path
 
+from builder.codemirror import vendor_codemirror
 from builder.config import Config
 from builder.problems import Problems
 from builder.theme import Theme
@@ -51,6 +52,9 @@ def write_assets(folder: Path, theme: Theme, config: Config, problems: Problems)
             copy(source, target)
         else:
             problems.add(config.shown(source), None, "missing: run `npm ci --ignore-scripts` (see README.md)")
+    for path, data in vendor_codemirror(config.node_modules, config.shown, problems).items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
     if config.code.is_dir():
         shutil.copytree(config.code, folder / "code", ignore=SKIP)
     if config.simulations_dir and config.simulations_dir.is_dir():

@@ -14,7 +14,10 @@ lines that end with one of the transcript's commands count as that command.
 Before comparing, both sides are normalised as the guide's own tests do, for what really
 differs between two runs and nothing else: process ids (a number after `worker `, `pid ` or
 `process `, or in `[1234]` at the start of a line), durations (a number followed by `s` or
-`ms`) and temporary paths. A line `...` in the guide stands for any lines. The exit status is
+`ms`) and temporary paths. A line `...` in the guide stands for any lines. Where the guide says
+the order of some lines may differ (a transcript marked `unordered="  ["`: lines starting with that
+text, such as the capstone's crash lines), those lines may come in any order among themselves,
+as long as they are the same lines. The exit status is
 0 when your output matches, 1 when it does not (the difference is printed), 2 for a usage
 problem. Standard library only; tests/transcripts/harness.py uses the same functions, so this
 script and the guide's tests cannot disagree.
@@ -42,7 +45,11 @@ DURATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?=m?s\b)")
 TEMP_PATH = re.compile(re.escape(tempfile.gettempdir()) + r"/[\w.-]+")
 
 HERE = Path(__file__).resolve().parent
-SAVED = "transcripts.json"   # beside this file in the built site: {id: {"where", "attrs", "lines"}}
+SAVED = "transcripts.json"   # beside this file in the built site: {id: {"path", "line", "attrs", "lines"}}
+
+# The copy of this file that the guide's site offers for download carries every transcript on the
+# line below (the build writes them there), so that copy works on its own in any folder you save it to.
+EMBEDDED = None
 
 
 def normalise(text: str) -> str:
@@ -71,6 +78,24 @@ def matches(expected: list, actual: list) -> bool:
             return fit(i + 1, j) or (j < len(actual) and actual[j] == "" and fit(i + 1, j + 1))
         return j < len(actual) and expected[i] == actual[j] and fit(i + 1, j + 1)
     return fit(0, 0)
+
+
+def in_given_order(expected: list, actual: list, prefix: str) -> list:
+    """`actual` with its lines that start with `prefix` put in the order `expected` shows them,
+    when both hold the same such lines (compared normalised); otherwise `actual` unchanged."""
+    if not prefix:
+        return actual
+    shown = [line for line in expected if line.startswith(prefix)]
+    at = [i for i, line in enumerate(actual) if line.startswith(prefix)]
+    if not shown or sorted(map(normalise, shown)) != sorted(normalise(actual[i]) for i in at):
+        return actual
+    by_text = {}
+    for i in at:
+        by_text.setdefault(normalise(actual[i]), []).append(actual[i])
+    reordered = list(actual)
+    for i, wanted in zip(at, shown):
+        reordered[i] = by_text[normalise(wanted)].pop(0)
+    return reordered
 
 
 def attributes(text: str) -> dict:
@@ -114,15 +139,24 @@ def find_transcripts(content: Path) -> dict:
     return found
 
 
-def load_transcripts(here: Path = HERE) -> dict:
-    """The guide's transcripts: from ../content beside a checkout, else transcripts.json here."""
+def load_transcripts(here: Path = HERE, embedded: dict | None = None) -> dict:
+    """The guide's transcripts: from ../content in a copy of the guide's repository, else the ones
+    this file carries (the site's download), else a transcripts.json beside this file or in the
+    folder you run it from. FileNotFoundError, saying what to do, when there are none."""
     content = here.parent / "content"
     if content.is_dir() and any(content.glob("*.md")):
         return find_transcripts(content)
-    saved = here / SAVED
-    if saved.is_file():
-        return json.loads(saved.read_text(encoding="utf-8"))
-    raise FileNotFoundError(f"found neither {content} nor {saved}")
+    embedded = EMBEDDED if embedded is None else embedded
+    if embedded:
+        return embedded
+    for saved in (here / SAVED, Path.cwd() / SAVED):
+        if saved.is_file():
+            return json.loads(saved.read_text(encoding="utf-8"))
+    raise FileNotFoundError(
+        "this copy of check_output.py holds no transcripts and has no guide beside it. Download it "
+        "again from the link in the guide's 'The code folder' section (that copy carries every "
+        "transcript), or run the one in the guide's code/ folder, e.g. "
+        "python3 path/to/guide/code/check_output.py ex03-run mine.txt")
 
 
 def commands(lines: list) -> list:
@@ -139,15 +173,17 @@ def as_session(text: str, known: list) -> list:
     return out
 
 
-def compare(transcript: list, text: str) -> tuple[bool, list, list]:
+def compare(transcript: list, text: str, unordered: str = "") -> tuple[bool, list, list]:
     """(matched, expected lines, your lines), both normalised. A session (your text holds the
-    commands) is compared whole; output alone is compared with the output lines alone."""
+    commands) is compared whole; output alone is compared with the output lines alone. Lines
+    starting with `unordered` (when given) may come in any order among themselves."""
     known = commands(transcript)
     session = as_session(text, known)
     if any(line.startswith(PROMPT) for line in session):
         want = transcript
     else:
         want = [line for line in transcript if not line.startswith(PROMPT)]
+    session = in_given_order(want, session, unordered)
     want = normalise("\n".join(want)).split("\n")
     got = normalise("\n".join(session)).split("\n")
     return matches(want, got), want, got
@@ -181,7 +217,8 @@ def main(argv=None) -> int:
     except (OSError, UnicodeDecodeError) as error:
         print(f"check_output: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
-    results = [(name, *compare(transcripts[name]["lines"], text)) for name in names]
+    results = [(name, *compare(transcripts[name]["lines"], text, transcripts[name]["attrs"].get("unordered", "")))
+               for name in names]
     for name, matched, _, _ in results:
         if matched:
             print(f"Matches {name}: your output is what the guide shows (process ids and timings aside).")

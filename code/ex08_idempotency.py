@@ -1,8 +1,8 @@
 """Exercise 8: exercise 7 with idempotency keys: a retry cannot charge twice.
 
-A copy of ex07_retries.py, changed in five places: the imports and settings
-at the top (a new file name, and a BAD_KEY switch), the bank's table of
-keys, bank_charge, charge_card, and --bad-key in main.
+A copy of ex07_retries.py, changed in six places: this docstring, the
+imports and settings (a new file name, and a BAD_KEY switch), the bank's
+table of keys, bank_charge, charge_card, and --bad-key in main.
 
     python3 ex08_idempotency.py setup
     python3 ex08_idempotency.py work --seed 7     # exercise 7's bad luck

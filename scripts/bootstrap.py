@@ -155,11 +155,11 @@ def check_npm():
 
 
 def install_npm_packages(who):
-    """npm ci the pinned Pyodide, MiniSearch and test tools unless node_modules/ already matches."""
+    """npm ci the pinned Pyodide, MiniSearch, CodeMirror and test tools unless node_modules/ already matches."""
     if npm_installed():
         return
     npm = check_npm()
-    say(who, "installing the pinned npm packages: Pyodide, MiniSearch, test tools (npm ci --ignore-scripts)")
+    say(who, "installing the pinned npm packages: Pyodide, MiniSearch, CodeMirror, test tools (npm ci --ignore-scripts)")
     run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
         "npm ci could not install the packages package-lock.json pins (its message is above): check the "
         "network connection (or npm's proxy settings), then run this again")

@@ -10,11 +10,20 @@ is a JSON object with an "op" and, for most ops, the "id" the page chose for a s
     {"op": "run", "id": "w1", "until": 30}  (or "seconds": 2, from now)     -> snapshot
     {"op": "act", "id": "w1", "name": "kill", "args": {"worker": 2}}        -> snapshot
     {"op": "snapshot", "id": "w1"}                        -> snapshot
+    {"op": "back", "id": "w1"}                            -> snapshot one move earlier
+    {"op": "seek", "id": "w1", "at": 12}  (or "time": 4.2, "nth": 0)        -> snapshot there
+    {"op": "keep", "id": "w1"} -> {"kept": words}; {"op": "compare", "id": "w1"} -> {"compare": ...}
     {"op": "destroy", "id": "w1"}                         -> {"ok": true}
+    {"op": "judge", "exercise": "shop-handlers", "code": "...", "seed": 7}  -> {"ok": true, "result": {...}}
+        the reader's code under the chaos monkey (simulations/judge.py); the reader's own
+        mistakes are in the result ("error"), not a failed reply
 
 A reply carrying a snapshot is {"ok": true, "id": ..., "snapshot": {...}}; step adds
 "steps" (how many it took: fewer once the simulation is finished) and run adds "reached"
-(false when the per-call cap stopped it early: send it again to go on). Any "req" in the message is
+(false when the per-call cap stopped it early: send it again to go on); act adds "branch" (what to
+say when acting at an earlier moment started a new branch, else ""). Each id holds a Timeline
+(timeline.py), so every simulation can step back and seek; its snapshots carry "travel"
+(timeline_view.py). Any "req" in the message is
 echoed back, so the page can match replies to requests. A failure is
 {"ok": false, "error": {"type": ..., "message": ..., "field": ... (for bad input)}}; a
 ParamError also carries "problems": [{"field", "message"}], every bad parameter at once.
@@ -24,12 +33,13 @@ import traceback
 
 from . import SIMULATIONS
 from .params import ParamError, seconds
+from .timeline_view import PageTimeline, branched, compare, keep
 
 MAX_LIVE = 32          # simulations one page may hold at once
 MAX_STEPS_PER_CALL = 200
 MAX_MESSAGE = 100_000  # characters
 
-live = {}              # id -> simulation
+live = {}              # id -> Timeline of a simulation
 
 
 def handle(message):
@@ -80,16 +90,18 @@ def _answer(request):
         return {"params": list(_class(request).PARAMS)}
     if op == "create":
         return _create(request)
-    if op in ("step", "run", "act", "snapshot"):
+    if op in OPS or op in TRAVEL:
         sim_id = _id(request)
         if sim_id not in live:
             raise ParamError("id", f"no simulation {sim_id!r}; create it first")
-        return {"id": sim_id, **OPS[op](live[sim_id], request)}
+        return {"id": sim_id, **(OPS.get(op) or TRAVEL[op])(live[sim_id], request)}
     if op == "destroy":
         live.pop(_id(request), None)
         return {}
+    if op == "judge":
+        return _judge(request)
     raise ParamError("op", f"unknown op {op!r}; ops are list, params, create, step, run, act, "
-                           f"snapshot, destroy")
+                           f"snapshot, destroy, judge")
 
 
 def _class(request):
@@ -113,7 +125,7 @@ def _create(request):
     params = request.get("params") or {}
     if not isinstance(params, dict):
         raise ParamError("params", "must be a JSON object")
-    live[sim_id] = cls(params, request.get("seed", 0))
+    live[sim_id] = PageTimeline(cls, params, request.get("seed", 0))
     return {"id": sim_id, "snapshot": live[sim_id].snapshot()}
 
 
@@ -137,7 +149,7 @@ def _run(sim, request):
             raise ParamError("seconds", "must be a number of seconds from 0")
         until = sim.clock.now + ahead
     else:
-        until = request.get("until")
+        until = seconds("until", request.get("until"))
     reached = sim.run(until)
     return {"snapshot": sim.snapshot(), "reached": reached}
 
@@ -146,9 +158,45 @@ def _act(sim, request):
     args = request.get("args") or {}
     if not isinstance(args, dict):
         raise ParamError("args", "must be a JSON object")
-    sim.act(request.get("name"), **args)
-    return {"snapshot": sim.snapshot()}
+    if request.get("name") == "reset":   # a new run: its timeline starts again too
+        live[request["id"]] = sim = PageTimeline(sim.kind, sim.params, sim.seed)
+        return {"snapshot": sim.snapshot(), "branch": ""}
+    said = branched(sim, sim.act(request.get("name"), **args))
+    return {"snapshot": sim.snapshot(), "branch": said}
+
+
+def _seek(line, request):
+    """Go to position "at" of the branch, or to the moment ("time" in seconds, "nth")."""
+    if "time" in request:
+        nth = request.get("nth", 0)
+        if isinstance(nth, bool) or not isinstance(nth, int) or nth < 0:
+            raise ParamError("nth", "must be a whole number from 0")
+        at = line.position_at(seconds("time", request["time"]), nth)
+    else:
+        at = request.get("at")
+        if isinstance(at, bool) or not isinstance(at, int):
+            raise ParamError("at", "must be a whole number: a position of the run")
+    line.seek(at)
+    return {"snapshot": line.snapshot()}
+
+
+TRAVEL = {"seek": _seek, "back": lambda line, request: (line.back(), {"snapshot": line.snapshot()})[1],
+          "keep": keep, "compare": compare}
 
 
 OPS = {"step": _step, "run": _run, "act": _act,
        "snapshot": lambda sim, request: {"snapshot": sim.snapshot()}}
+
+
+def _judge(request):
+    """The judge op: bad input (an unknown exercise, a seed that is not a whole number, code
+    that is not text) is a ParamError naming the field; the reader's code is judged."""
+    from .judge import RUNNERS, judge   # imported on first use: pages without an exercise skip it
+    exercise, code, seed = request.get("exercise"), request.get("code"), request.get("seed", 0)
+    if exercise not in RUNNERS:
+        raise ParamError("exercise", f"unknown exercise {exercise!r}; there are {', '.join(RUNNERS)}")
+    if not isinstance(code, str):
+        raise ParamError("code", "must be the code as text")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**31 - 1:
+        raise ParamError("seed", "must be a whole number from 0 to 2,147,483,647")
+    return {"result": judge(exercise, code, seed)}

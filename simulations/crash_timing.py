@@ -11,12 +11,13 @@ job is done. The reader may also kill A or B by hand; if that leaves the job run
 nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 """
 from ._core import tinyq
-from .crash_policies import (POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves, points,
-                             steps)
+from .crash_policies import (POINT_LABELS, POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves,
+                             points, steps)
 from .params import ParamError, boolean, choice, seed_param, show_number
 from .simulation import Agenda, Simulation, plural
 
-VERDICT_WORDS = {"lost": "Lost", "exactly once": "Once", "duplicated": "Twice",
+# A verdict's words, one vocabulary for the headline and the outcome sentence that opens with it.
+VERDICT_WORDS = {"lost": "Lost", "exactly once": "Exactly once", "duplicated": "Duplicated",
                  "unfinished": "Unfinished"}
 NOT_WORKING = {"idle": "has not started", "finished": "has finished its attempt",
                "killed": "is dead"}
@@ -29,17 +30,19 @@ B_STARTS = 0.5    # seconds after A's lease ran out that B looks for work
 class CrashTiming(Moves, Simulation):
     NAME = "crash-timing"
     MAX_RUN_STEPS = 100
+    ACTION_WORDS = {"crash": "kill worker {worker}"}  # as its buttons say (timeline_view.py)
     PARAMS = (
         choice("policy", "Policy", "ack-after-work", POLICIES,
                "When the worker acks, relative to the work, or how it makes a repeat harmless.",
                POLICY_LABELS),
         choice("scenario", "Scenario", "crash", SCENARIOS,
-               "crash: worker A dies at the chosen point. lease-too-short: A is slow, not dead.",
+               "\"Worker A crashes\": A dies at the point chosen below. \"Lease too short: A is "
+               "slow\": nobody dies, but A's lease runs out while it is still working.",
                {"crash": "Worker A crashes", "lease-too-short": "Lease too short: A is slow"}),
         boolean("fencing", "Fencing token", True,
                 "Finish only while the claim's token still holds the job."),
         choice("crash", "Crash point", "after-effect", ("none",) + CRASH_POINTS,
-               "Where worker A dies (the crash scenario only).",
+               "Where worker A dies (only when the scenario is \"Worker A crashes\").",
                {"none": "A does not die", "after-claim": "After the claim",
                 "after-effect": "After the effect", "after-ack": "After the ack"}),
         seed_param(),
@@ -66,6 +69,7 @@ class CrashTiming(Moves, Simulation):
         self.absorbed = 0
         self.produced = []   # [{worker, time}]: each effect that counts (sent, or committed)
         self.refused = []
+        self.killed_by_hand = None   # {point, time}: where and when the reader killed A
         self._open_transaction_lost = False
         self.agenda = Agenda(self.clock)   # the next moment of each actor: a worker or the lease
         self.agenda.schedule(0.0, "A", self._attempt("A"))
@@ -156,6 +160,8 @@ class CrashTiming(Moves, Simulation):
             raise ParamError("worker", f"must be A or B, got {worker!r}")
         if self.fate[who] != "working":
             raise ParamError("worker", f"worker {who} {NOT_WORKING[self.fate[who]]}: it cannot die now")
+        if who == "A":
+            self.killed_by_hand = {"point": self.position["A"], "time": round(self.clock.now, 3)}
         script = self.agenda.cancel(who)
         self._resume(who, script, lambda: script.throw(Crash))
 
@@ -190,10 +196,18 @@ class CrashTiming(Moves, Simulation):
     def verdict(self):
         """The headline: {code, words}; the code is result() once finished, else None."""
         code = self.result() if self.finished else None
-        count = self.effects()
-        words = ("not yet known" if code is None else
-                 f"{count} times" if code == "duplicated" and count > 2 else VERDICT_WORDS[code])
-        return {"code": code, "words": words}
+        return {"code": code, "words": "not yet known" if code is None else VERDICT_WORDS[code]}
+
+    def crash_shown(self):
+        """Where A died, as the crash point radio group shows it: the reader's kill of A
+        (where A stood), else the chosen crash point; and the group's note in words (None
+        unless the reader killed A, in the crash scenario, where the group shows)."""
+        kill = self.killed_by_hand
+        if kill is None or self.scenario != "crash":
+            return {"point": self.crash_point, "note": None}
+        where = POINT_LABELS[self.policy][kill["point"]]
+        return {"point": kill["point"],
+                "note": f"You killed A by hand at {show_number(kill['time'])} s, {where}."}
 
     def scenario_note(self):
         """The sentence the page shows about a healthy but slow worker A, or None: only in the
@@ -244,8 +258,7 @@ class CrashTiming(Moves, Simulation):
         if not self.finished:
             pending = " (not committed yet)" if self.queue.db.in_transaction else ""
             return f"So far: {what}{pending}."
-        words = {"lost": "Lost", "exactly once": "Exactly once", "duplicated": "Duplicated"}
-        sentence = f"{words[self.result()]}: {what}"
+        sentence = f"{VERDICT_WORDS[self.result()]}: {what}"
         if self.result() == "lost":
             sentence += ", yet the queue says the job is done"
         if self.absorbed:
@@ -257,7 +270,7 @@ class CrashTiming(Moves, Simulation):
     def _state(self):
         return {
             "policy": self.policy, "scenario": self.scenario, "fencing": self.params["fencing"],
-            "crash_point": self.crash_point,
+            "crash_point": self.crash_point, "crash_shown": self.crash_shown(),
             "points": points(self.policy),
             "steps": steps(self.policy),
             "lease": LEASE[self.scenario],

@@ -90,6 +90,8 @@ def charge(job):
 
 EXERCISES = {
     "shop-handlers": {
+        "title": "The shop’s handlers under the chaos monkey",
+        "what": "the shop’s three handlers (Python)",
         "language": "python",
         "names": ["queue", "world", "SIGNUP_FEE", "WELCOME_POINTS", "LeaseLost"],
         "flaw": "the welcome email's key is made afresh on every attempt, and the points are "
@@ -98,6 +100,8 @@ EXERCISES = {
         "fixed": SHOP_FIXED,
     },
     "race-claim": {
+        "title": "Your claim, raced by three workers",
+        "what": "the claim’s SQL (one or more statements, each ended by ;)",
         "language": "sql",
         "names": [":now", ":lease", ":worker", "the columns of earlier rows"],
         "flaw": "look, then grab: between the SELECT and the UPDATE another worker can look "
@@ -106,6 +110,8 @@ EXERCISES = {
         "fixed": textwrap.dedent(tinyq.CLAIM_JOB).strip() + ";\n",
     },
     "payments-handler": {
+        "title": "Charging Alice: your handler, a flaky network",
+        "what": "the charge handler (Python)",
         "language": "python",
         "names": ["queue", "bank", "LeaseLost"],
         "flaw": "a new idempotency key on every attempt: after a lost reply the retry is a "

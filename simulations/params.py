@@ -72,6 +72,24 @@ def seed_param():
                    "Picks the run: the same seed and parameters replay exactly.")
 
 
+def check_help(specs):
+    """Every help text in the reader's words: it may not name a choice by its value where the
+    page shows the reader a label ("lease-too-short:" beside a menu that says "Lease too short:
+    A is slow"). A value counts as named when it is followed by a colon, or stands as a word
+    its own label does not contain. Raises ValueError naming the help and the value; called
+    for every simulation's PARAMS when its class is made (simulation.py)."""
+    for spec in specs:
+        for option, label in spec.get("labels", {}).items():
+            if option == label:
+                continue
+            alone = re.compile(rf"(?<![\w-]){re.escape(option)}(?![\w-])")
+            for other in specs:
+                said = other["help"]
+                if f"{option}:" in said or (alone.search(said) and option not in label.lower()):
+                    raise ValueError(f"{other['name']}'s help names the choice {option!r} of "
+                                     f"{spec['name']}; say it as the page does: {label!r}")
+
+
 TRUE_WORDS = {"true", "yes", "on", "1"}
 FALSE_WORDS = {"false", "no", "off", "0"}
 

@@ -8,6 +8,11 @@ are one statement, and no order of steps can give one job to both.
 Each worker's program, one statement per step:
     naive:   look -> grab -> send -> mark done -> look ...     (stops when look finds nothing)
     atomic:  claim -> send -> ack -> claim ...                 (stops when claim finds nothing)
+
+The table runs one statement at a time, STATEMENT_SECONDS each: the simulation's agenda
+(simulation.Agenda, as crash-timing and payments have it) holds the moment of the next
+statement, and the clock moves only when that entry is popped. Who runs it is decided then:
+the seeded generator in Play, the reader with "Step A" or "Step B".
 """
 import copy
 import json
@@ -18,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from ._core import tinyq
 from .params import ParamError, choice, integer, seed_param
-from .simulation import Simulation, VirtualClock, plural
+from .simulation import Agenda, Simulation, VirtualClock, plural
 
 ADDRESSES = ("ada@example.com", "alan@example.com", "grace@example.com",
              "edsger@example.com", "barbara@example.com")
@@ -50,10 +55,13 @@ class RaceWorker:
 
 class Race(Simulation):
     NAME = "race"
+    MOMENT_UNIT = ("statement", STATEMENT_SECONDS)  # its time travel counts statements
+    ACTION_WORDS = {"step_a": "step worker A", "step_b": "step worker B"}  # as its buttons say
     MAX_RUN_STEPS = 200
     PARAMS = (
         choice("claim", "Claim", "naive", ("naive", "atomic"),
-               "naive: look with SELECT, then grab with UPDATE. atomic: one UPDATE ... RETURNING.",
+               "How a worker takes a job. \"Naive: look, then grab\" runs a SELECT, then an "
+               "UPDATE: two statements. \"Atomic: one statement\" is one UPDATE ... RETURNING.",
                {"naive": "Naive: look, then grab", "atomic": "Atomic: one statement"}),
         integer("jobs", "Jobs", 2, 1, len(ADDRESSES), "Welcome emails waiting to be sent."),
         seed_param(),
@@ -68,6 +76,8 @@ class Race(Simulation):
         self.workers = {name: RaceWorker(name, first) for name in WORKER_NAMES}
         self.emails = []  # (job id, address, worker name), in the order sent
         self.statements = 0
+        self.agenda = Agenda(self.clock)   # the table's next statement (simulation.py)
+        self.agenda.schedule(STATEMENT_SECONDS, "table", None)
 
     # --- stepping -----------------------------------------------------------------------------
     def _step(self):
@@ -76,7 +86,7 @@ class Race(Simulation):
         self._run_statement(self.workers[self.rng.choice(ready)])
 
     def next_time(self):
-        return (self.statements + 1) * STATEMENT_SECONDS
+        return self.agenda.peek()
 
     def act_step(self, worker):
         """Worker "A" or "B" runs its next statement."""
@@ -96,9 +106,14 @@ class Race(Simulation):
         self.act_step("B")
 
     def _run_statement(self, worker):
+        """The table's next statement is `worker`'s: the clock moves to it (the agenda's
+        entry), the statement runs, and the one after is put on the agenda unless both
+        workers have stopped."""
+        self.agenda.pop()
         self.statements += 1
-        self.clock.now = self.statements * STATEMENT_SECONDS
         getattr(self, f"_do_{worker.step}")(worker)
+        if not self.finished:
+            self.agenda.schedule(self.clock.now + STATEMENT_SECONDS, "table", None)
 
     def _next(self, worker):
         program = PROGRAMS[self.mode]
@@ -216,6 +231,7 @@ class Race(Simulation):
         twin.rng.setstate(self.rng.getstate())
         twin.queue = copy.copy(self.queue)
         twin.queue.clock, twin.queue.rng = twin.clock, twin.rng
+        twin.agenda = self.agenda.copy(twin.clock)
         twin.queue.db = sqlite3.connect(":memory:", isolation_level=None)
         self.queue.db.backup(twin.queue.db)
         twin.workers = {name: replace(worker) for name, worker in self.workers.items()}

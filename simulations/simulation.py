@@ -16,7 +16,8 @@ import inspect
 import random
 from collections import deque
 
-from .params import ParamError, convert, integer, seconds, seed_param, show_number, validate
+from .params import (ParamError, check_help, convert, integer, seconds, seed_param, show_number,
+                     validate)
 
 # What a worker is doing, one vocabulary for every simulation (as tinyq.STATES is for jobs):
 # idle (no job; not started yet), claimed, working, acking, finished (its attempt is over, it
@@ -81,6 +82,13 @@ class Agenda:
                 return script
         return None
 
+    def copy(self, clock):
+        """An independent agenda on `clock` with the same entries (their scripts are shared,
+        so this suits scripts that are plain data, not generators)."""
+        twin = Agenda(clock)
+        twin._entries, twin._serial = list(self._entries), self._serial
+        return twin
+
     def actors(self):
         """Who has something on the agenda."""
         return [who for _, _, who, _ in self._entries]
@@ -93,6 +101,10 @@ class Simulation:
     NAME = ""
     PARAMS = (seed_param(),)
     MAX_RUN_STEPS = 1000  # the most steps one run() call takes, so no call can run long
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        check_help(cls.PARAMS)   # help texts in the reader's words (params.py)
 
     def __init__(self, params=None, seed=0):
         """params: {name: value}, values possibly as strings; `seed` is used unless params

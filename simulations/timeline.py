@@ -132,6 +132,11 @@ class Timeline:
         return twin
 
     # --- what the page reads -----------------------------------------------------------------
+    @property
+    def clock(self):
+        """The simulation's virtual clock (seconds), as Simulation.clock."""
+        return self.sim.clock
+
     def snapshot(self):
         """The simulation's snapshot, plus "timeline": {at, length, branch_time}."""
         picture = self.sim.snapshot()
@@ -144,9 +149,24 @@ class Timeline:
         return [{"at": at + 1, "time": self.times[at + 1], "action": move[1], "args": move[2]}
                 for at, move in enumerate(self.moves) if move[0] == ACT]
 
-    def position_at(self, seconds):
-        """The last position whose virtual time is at or before `seconds` (0 if none)."""
-        return max((at for at, t in enumerate(self.times) if t <= seconds), default=0)
+    def position_at(self, seconds, nth=None):
+        """The last position whose virtual time is at or before `seconds` (0 if none); with
+        nth, the nth position (from 0) of those at that same time (moment() in reverse)."""
+        last = max((at for at, t in enumerate(self.times) if t <= seconds + 1e-9), default=0)
+        if nth is None:
+            return last
+        return min(self._first_at(last) + max(0, int(nth)), last)
+
+    def moment(self):
+        """(seconds, nth) naming this position for a link: its time, and how many earlier
+        positions share that time."""
+        return self.times[self.at], self.at - self._first_at(self.at)
+
+    def _first_at(self, k):
+        first = k
+        while first > 0 and self.times[first - 1] == self.times[k]:
+            first -= 1
+        return first
 
     def record(self):
         """The run and the moment, as plain JSON for a link: {sim, params, seed, actions:

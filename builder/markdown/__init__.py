@@ -13,8 +13,10 @@ from builder.markdown.diagram import diagram_plugin
 from builder.markdown.figures import figures_plugin
 from builder.markdown.headings import headings_plugin
 from builder.markdown.include import include_plugin
+from builder.markdown.judge_block import judge_plugin
 from builder.markdown.links import links_plugin
 from builder.markdown.pause import pause_plugin
+from builder.markdown.predict import predict_plugin
 from builder.markdown.raw_html import raw_html_plugin
 from builder.markdown.sim import sim_plugin
 from builder.markdown.transcript import transcript_plugin
@@ -38,6 +40,8 @@ def make_markdown(root: Path, simulations: Callable[[], Mapping], render_sim: Ca
     md.use(diagram_plugin)
     md.use(include_plugin, root=root)
     md.use(sim_plugin, registry=simulations, render_embed=render_sim)
+    md.use(judge_plugin, registry=simulations, render_embed=render_sim)
+    md.use(predict_plugin, registry=simulations)
     md.use(code_blocks_plugin)
     md.use(headings_plugin)
     md.use(figures_plugin, root=root)

@@ -8,7 +8,8 @@
 
 A line starting with `$ ` is typed by the reader (<kbd>), `^C` alone is Ctrl-C, every other line
 is output (<samp>); a line `...` stands for output not shown. Attributes: `id` (required, unique
-in the guide), `cwd`, `after`, `run=manual`; tests/transcripts/ replays each transcript against
+in the guide), `cwd`, `after`, `run=manual`, `unordered="  ["` (output lines starting with that text
+may come in any order among themselves); tests/transcripts/ replays each transcript against
 the real programs (docs/authoring.md, "Transcripts"). The copy button copies the commands only.
 """
 from __future__ import annotations
@@ -24,7 +25,7 @@ from builder.markdown.env import declare_id, page_id, report
 from builder.markdown.utils import fence_extension, fence_lines, fence_rest
 
 PROMPT, INTERRUPT, ELISION = "$ ", "^C", "..."
-ATTRIBUTES = ("id", "cwd", "after", "run")
+ATTRIBUTES = ("id", "cwd", "after", "run", "unordered")
 
 
 def transcript_plugin(md: MarkdownIt, root: Path) -> None:
@@ -62,6 +63,8 @@ def _parse(state: StateCore, token, line: int | None, root: Path) -> None:
         report(env, line, f"run={attrs['run']!r}: the only value is run=manual")
     if "cwd" in attrs and not (root / attrs["cwd"]).is_dir():
         report(env, line, f"cwd={attrs['cwd']!r}: no such folder")
+    if "unordered" in attrs and not attrs["unordered"]:
+        report(env, line, "unordered= needs the text its lines start with, e.g. unordered='  ['")
     lines = fence_lines(token) if token.content.strip() else []
     if not lines:
         report(env, line, "an empty transcript: add a '$ command' line")

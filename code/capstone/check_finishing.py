@@ -7,7 +7,8 @@ the handler's own writes with the ack, or neither. Times are seconds.
 """
 import sqlite3
 
-from check_stages import SETTINGS, Problem, check, claim_one, expect, expect_status, queues, row
+from check_stages import (SETTINGS, Problem, check, claim_one, expect, expect_refused, expect_status,
+                          lease_lost_class, queues, row, stolen)
 
 
 # --- stage 2: fail, with backoff, jitter and dead letters -------------------------------------
@@ -131,38 +132,6 @@ def permanent_failure(tinyq, path, rng):
     expect_status(path, 1, "dead", "work_one() with a handler that raised Permanent on its "
                                    "first attempt", q)
 
-def lease_lost_class(tinyq):
-    found = getattr(tinyq, "LeaseLost", None)
-    expect(isinstance(found, type) and issubclass(found, Exception),
-           "tinyq has no exception class LeaseLost: write `class LeaseLost(Exception):`")
-    return found
-
-
-def stolen(tinyq, path, rng):
-    """Job 1, claimed by worker A, then by worker B once A's lease ran out."""
-    a, b, clock = queues(tinyq, path, rng, count=2)
-    a.enqueue("email", {"to": "ada"})
-    job_a = claim_one(a, "worker A's claim()")
-    clock.advance(SETTINGS["lease"] + 1)
-    job_b = claim_one(b, "worker B's claim() after A's lease ran out")
-    return a, b, job_a, job_b
-
-
-def expect_refused(tinyq, path, finish, what, job_b):
-    lost = lease_lost_class(tinyq)
-    try:
-        finish()
-    except lost:
-        pass
-    else:
-        raise Problem(f"worker A's lease ran out and worker B claimed job 1, yet A's {what} "
-                      "raised no LeaseLost: a worker that lost its job must not finish it")
-    found = row(path, 1)
-    expect(found["status"] == "running" and found["token"] == job_b.token,
-           f"after worker A's refused {what}, job 1 is '{found['status']}' with token "
-           f"{found['token']!r}; it should still be running under B's token {job_b.token!r}")
-
-
 # --- stage 3: the fencing token --------------------------------------------------------------
 
 @check(3, "every claim gets a new token, larger than any before it")
@@ -180,6 +149,29 @@ def tokens_grow(tinyq, path, rng):
            "every token before it")
     expect(row(path, 1)["token"] == tokens[2], "the jobs table's token column does not hold "
                                                "the latest claim's token")
+
+
+@check(3, "tokens keep growing after old jobs are deleted")
+def tokens_outlive_deletes(tinyq, path, rng):
+    q, _ = queues(tinyq, path, rng)
+    q.enqueue("email", {"to": "ada"})
+    q.enqueue("email", {"to": "alan"})
+    first = claim_one(q)
+    second = claim_one(q)
+    q.ack(first)
+    q.ack(second)
+    db = sqlite3.connect(str(path))
+    with db:
+        db.execute("DELETE FROM jobs WHERE status = 'done'")    # as a queue in real use does
+    db.close()
+    q.enqueue("email", {"to": "grace"})
+    third = claim_one(q, "claim() after the done jobs were deleted")
+    expect(isinstance(third.token, int) and third.token > second.token,
+           f"after the done jobs were deleted, a new claim got the token {third.token!r}, though "
+           f"{second.token!r} had been handed out already: a stale worker holding that old token "
+           "could finish the new claim's job. Take the next token from the tokens table (and "
+           "move it on with TOKEN_TAKEN), not from the largest token left in jobs, which was "
+           "deleted with the old rows")
 
 
 @check(3, "ack() by a worker that lost its lease raises LeaseLost and changes nothing")
@@ -211,7 +203,16 @@ def work_one_lease_lost(tinyq, path, rng):
         clock.advance(SETTINGS["lease"] + 1)        # A stalls past its lease ...
         taken.append(claim_one(b, "worker B's claim() while A stalled"))   # ... B takes over
     a.enqueue("email", {"to": "ada"})
-    a.work_one()
+    try:
+        job = a.work_one()
+    except lease_lost_class(tinyq) as error:
+        raise Problem(f"worker A's work_one() let LeaseLost out ({error}). A lost its lease while "
+                      "the handler ran, so its ack() was refused, as it should be; now work_one() "
+                      "must catch LeaseLost, set job.outcome = 'lease lost' and return the job: "
+                      "worker B holds it now, and A simply moves on") from None
+    outcome = getattr(job, "outcome", None)
+    expect(outcome == "lease lost", f"worker A's work_one() lost its lease and returned a job "
+                                    f"whose outcome is {outcome!r}; it should be 'lease lost'")
     found = row(path, 1)
     expect(found["status"] == "running" and found["token"] == taken[0].token,
            f"job 1 is '{found['status']}' with token {found['token']!r} after worker A's "

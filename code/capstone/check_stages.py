@@ -96,6 +96,38 @@ def claim_one(queue, what="claim()"):
     return job
 
 
+def lease_lost_class(tinyq):
+    found = getattr(tinyq, "LeaseLost", None)
+    expect(isinstance(found, type) and issubclass(found, Exception),
+           "tinyq has no exception class LeaseLost: write `class LeaseLost(Exception):`")
+    return found
+
+
+def stolen(tinyq, path, rng):
+    """Job 1, claimed by worker A, then by worker B once A's lease ran out."""
+    a, b, clock = queues(tinyq, path, rng, count=2)
+    a.enqueue("email", {"to": "ada"})
+    job_a = claim_one(a, "worker A's claim()")
+    clock.advance(SETTINGS["lease"] + 1)
+    job_b = claim_one(b, "worker B's claim() after A's lease ran out")
+    return a, b, job_a, job_b
+
+
+def expect_refused(tinyq, path, finish, what, job_b):
+    lost = lease_lost_class(tinyq)
+    try:
+        finish()
+    except lost:
+        pass
+    else:
+        raise Problem(f"worker A's lease ran out and worker B claimed job 1, yet A's {what} "
+                      "raised no LeaseLost: a worker that lost its job must not finish it")
+    found = row(path, 1)
+    expect(found["status"] == "running" and found["token"] == job_b.token,
+           f"after worker A's refused {what}, job 1 is '{found['status']}' with token "
+           f"{found['token']!r}; it should still be running under B's token {job_b.token!r}")
+
+
 # --- stage 1: claim, ack, and the worker loop ------------------------------------------------
 
 @check(1, "enqueue returns each new job's id, and refuses a repeated unique_key")

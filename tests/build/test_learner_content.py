@@ -1,5 +1,5 @@
-"""What the guide's chapters owe learners and teachers (issue 23): every pause box has an id that
-survives edits, and every study drills box has its solutions, folded."""
+"""What the guide's chapters owe learners and teachers (issue 23): every pause box and every
+simulation embed has an id that survives edits, and every study drills box has its solutions, folded."""
 import re
 
 from tests.conftest import ROOT
@@ -12,6 +12,16 @@ def test_every_pause_box_in_the_guide_declares_its_id():
         for number, line in enumerate(path.read_text().splitlines(), 1):
             if line.startswith(":::: pause"):
                 assert re.fullmatch(r":::: pause id=[a-z0-9-]+", line), f"{path.name}:{number}: give it an id="
+
+
+def test_every_simulation_embed_in_the_guide_declares_its_id():
+    embeds = 0
+    for path in CHAPTERS:
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if line.startswith("```sim"):
+                embeds += 1
+                assert re.fullmatch(r"```sim [a-z-]+ id=[a-z0-9-]+", line), f"{path.name}:{number}: give it an id="
+    assert embeds >= 26
 
 
 def test_every_study_drills_box_has_its_solutions():

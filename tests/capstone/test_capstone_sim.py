@@ -14,7 +14,7 @@ CHAPTER = Path(__file__).resolve().parents[2] / "content" / "09-capstone.md"
 
 def storm_params():
     text = CHAPTER.read_text(encoding="utf-8")
-    block = re.search(r"storm in slow motion.*?```sim live-queue\n(.*?)\n---\n", text, re.S)
+    block = re.search(r"storm in slow motion.*?```sim live-queue[^\n]*\n(.*?)\n---\n", text, re.S)
     assert block, "chapter 9 no longer has its storm embed"
     assert '"Restart dead workers"' in text[block.start():block.end()]
     return dict(line.split(": ", 1) for line in block.group(1).splitlines())

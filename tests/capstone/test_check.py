@@ -113,7 +113,11 @@ VARIANTS = [
      "yet A's ack() raised no LeaseLost"),
     (3, "work_one that lets LeaseLost escape",
      ("except LeaseLost:\n            job.outcome", "except ZeroDivisionError:\n            job.outcome"),
-     "LeaseLost: job 1 is no longer held"),
+     "worker A's work_one() let LeaseLost out"),
+    (3, "tokens counted from the jobs table",
+     'Queue.CLAIM_JOB = CLAIM_JOB.replace("(SELECT last_token + 1 FROM tokens)",'
+     ' "(SELECT coalesce(max(token), 0) + 1 FROM jobs)")',
+     "after the done jobs were deleted, a new claim got the token 1, though 2 had been handed out"),
     (4, "complete() without a transaction", LEAKY_COMPLETE,
      "the handler raised inside complete(), yet its INSERT was committed"),
     (4, "complete() without the guard", UNFENCED_COMPLETE,
@@ -155,9 +159,6 @@ def filled_skeleton():
             for item in node.body:
                 if isinstance(item, ast.FunctionDef):
                     pieces[f"{node.name}.{item.name}"] = item
-            # The reference names its statements (and transaction) on Queue, for tinyq_pg.
-            pieces[f"{node.name}:names"] = [item for item in node.body
-                                            if isinstance(item, ast.Assign)]
 
     def fill(body, prefix=""):
         out = []
@@ -168,7 +169,7 @@ def filled_skeleton():
                     and node.value.value == "\n":
                 out.append(pieces[ast.unparse(node.targets[0])])
             elif isinstance(node, ast.ClassDef):
-                node.body = fill(node.body, node.name + ".") + pieces.get(f"{node.name}:names", [])
+                node.body = fill(node.body, node.name + ".")
                 out.append(node)
             else:
                 out.append(node)
@@ -184,6 +185,33 @@ def test_the_skeleton_filled_with_the_references_parts_passes_stage_4(tmp_path):
     filled.write_text(filled_skeleton(), encoding="utf-8")
     code, out = check(4, filled)
     assert code == 0, out
+
+
+STATEMENTS = {"INSERT_JOB", "BURY_EXPIRED", "CLAIM_JOB", "TOKEN_TAKEN", "MARK_DONE", "MARK_RETRY",
+              "MARK_DEAD", "EXTEND_LEASE", "RELEASE_JOB"}
+
+
+def _class(path, name):
+    return next(node for node in ast.parse(path.read_text(encoding="utf-8")).body
+                if isinstance(node, ast.ClassDef) and node.name == name)
+
+
+def test_the_skeleton_names_what_tinyq_pg_swaps_in_so_a_readers_tinyq_runs_on_postgresql():
+    swapped = {ast.unparse(target) for item in _class(CAPSTONE / "tinyq_pg.py", "Queue").body
+               if isinstance(item, ast.Assign) for target in item.targets}
+    swapped = {name.strip("()") for names in swapped for name in names.split(", ")}
+    assert STATEMENTS | {"transaction"} <= swapped
+    queue = _class(SKELETON, "Queue")
+    named = {name.strip("()") for item in queue.body if isinstance(item, ast.Assign)
+             for target in item.targets for name in ast.unparse(target).split(", ")}
+    assert swapped <= named, swapped - named
+    assert "_connect" in {item.name for item in queue.body if isinstance(item, ast.FunctionDef)}
+    # The parts written for the reader use the statements through self, as the comments ask.
+    for cls in (queue, _class(SKELETON, "Job")):
+        for item in cls.body:
+            if isinstance(item, ast.FunctionDef):
+                bare = {n.id for n in ast.walk(item) if isinstance(n, ast.Name)} & (STATEMENTS | {"transaction"})
+                assert not bare, f"{cls.name}.{item.name} uses {bare} instead of self.<name>"
 
 
 def test_the_bare_skeleton_says_what_to_write_first():

@@ -16,7 +16,7 @@ CHAPTER = Path(__file__).resolve().parents[2] / "content" / "10-the-real-world.m
 
 def backpressure_params():
     text = CHAPTER.read_text(encoding="utf-8")
-    block = re.search(r"backpressure you can watch.*?```sim live-queue\n(.*?)\n---\n", text, re.S)
+    block = re.search(r"backpressure you can watch.*?```sim live-queue[^\n]*\n(.*?)\n---\n", text, re.S)
     assert block, "chapter 10 no longer has its backpressure embed"
     return dict(line.split(": ", 1) for line in block.group(1).splitlines())
 

@@ -12,7 +12,7 @@ import pytest
 from simulations import SIMULATIONS
 
 CHAPTER = Path(__file__).resolve().parents[2] / "content" / "12-casebook.md"
-EMBED = re.compile(r"^```sim ([a-z-]+)\n(.*?)\n---\n", re.S | re.M)
+EMBED = re.compile(r"^```sim ([a-z-]+)(?: id=[a-z0-9-]+)?\n(.*?)\n---\n", re.S | re.M)
 
 
 def embeds(heading):

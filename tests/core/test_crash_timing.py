@@ -145,3 +145,26 @@ def test_replays_are_identical():
     first = play({"policy": "one-transaction", "scenario": "lease-too-short", "crash": "none"})[1]
     second = play({"policy": "one-transaction", "scenario": "lease-too-short", "crash": "none"})[1]
     assert json.dumps(first) == json.dumps(second)
+
+
+@pytest.mark.parametrize("policy, crash", sorted(CRASH_TABLE))
+def test_the_headline_says_the_verdict_in_the_outcomes_own_words(policy, crash):
+    """One vocabulary: the verdict's words are the words the outcome sentence opens with."""
+    sim = CrashTiming({"policy": policy, "crash": crash})
+    while sim.step():
+        pass
+    snap = sim.snapshot()
+    assert snap["outcome"].startswith(snap["verdict"]["words"] + ": ")
+
+
+def test_a_kill_by_hand_shows_where_a_stood_as_the_crash_point():
+    """Issue 23, defect 2: "A does not die" and an A killed by hand never show together."""
+    sim = CrashTiming({"policy": "ack-after-work", "crash": "none"})
+    assert sim.snapshot()["crash_shown"] == {"point": "none", "note": None}
+    sim.step()   # A claims
+    sim.step()   # A sends the email, at 1 s
+    sim.act("crash", worker="A")
+    assert sim.snapshot()["crash_shown"] == {
+        "point": "after-effect", "note": "You killed A by hand at 1 s, after the email, before the ack."}
+    sim.act("reset")
+    assert sim.snapshot()["crash_shown"]["point"] == "none"

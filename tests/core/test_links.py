@@ -17,7 +17,7 @@ from simulations import SIMULATIONS
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 VALUE = re.compile(r"^[\w.+-]{1,40}$", re.ASCII)   # permalink.js, VALUE
-FENCE = re.compile(r"^```sim (\S+)\n(.*?)^```", re.M | re.S)
+FENCE = re.compile(r"^```sim (\S+)(?: id=\S+)?\n(.*?)^```", re.M | re.S)
 
 # One action a reader might take in each simulation, at 1 s (the widget's vocabulary).
 ACTIONS = {"live-queue": ("kill", {"worker": "1"}), "race": ("step_b", {}),

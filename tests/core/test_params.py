@@ -121,3 +121,25 @@ def test_run_wants_a_number():
     with pytest.raises(ParamError, match="until"):
         SIMULATIONS["race"]().run(until="later")
     assert math.isfinite(SIMULATIONS["payments"]().next_time())
+
+
+def test_help_texts_name_choices_as_the_page_shows_them():
+    """Issue 23, defect 8: a help text that names a choice by its value ("naive: look with
+    SELECT") where the menu shows its label ("Naive: look, then grab") is refused when the
+    simulation's class is made, so no simulation can ship one."""
+    from simulations.params import check_help, choice, seed_param
+    from simulations.simulation import Simulation
+    for cls in SIMULATIONS.values():
+        check_help(cls.PARAMS)
+    menu = choice("claim", "Claim", "naive", ("naive", "atomic"), "naive: look, then grab.",
+                  {"naive": "Naive", "atomic": "Atomic: one statement"})
+    with pytest.raises(ValueError, match="claim's help names the choice 'naive'"):
+        check_help((menu,))
+    word = dict(menu, help="Only with the atomic claim.")   # a word its own label holds: fine
+    check_help((word,))
+    hidden = choice("scenario", "Scenario", "crash", ("crash", "lease-too-short"), "Which scene.",
+                    {"crash": "Worker A crashes", "lease-too-short": "Lease too short"})
+    with pytest.raises(ValueError, match="lease-too-short"):
+        check_help((hidden, dict(seed_param(), help="Used in lease-too-short only.")))
+    with pytest.raises(ValueError, match="help names the choice"):
+        type("Bad", (Simulation,), {"PARAMS": (menu,)})

@@ -16,7 +16,7 @@ from tests.capstone.chaosrun import prepare
 from tests.transcripts import harness
 
 
-def replay_with_server(ident, pg_server):
+def replay_with_server(ident, pg_server, tinyq_source=None):
     (command, _), = harness.find_all()[ident].steps()
     words = shlex.split(command)
     assert words[0] == "python3", command
@@ -27,6 +27,8 @@ def replay_with_server(ident, pg_server):
         env.pop(name, None)
     with tempfile.TemporaryDirectory(prefix="ex09-") as tmp:
         folder = prepare(Path(tmp) / "capstone")
+        if tinyq_source is not None:         # the reader's own tinyq.py in place of ours
+            (folder / "tinyq.py").write_text(tinyq_source, encoding="utf-8")
         done = subprocess.run([sys.executable, *words[1:]], cwd=folder, env=env,
                               capture_output=True, text=True, timeout=240)
     assert done.stderr == "", done.stderr
@@ -39,3 +41,10 @@ def test_ex09_demo_transcript(pg_server):
 
 def test_ex09_chaos_transcript(pg_server):
     harness.assert_matches("ex09-chaos", replay_with_server("ex09-chaos", pg_server))
+
+
+def test_ex09_demo_runs_on_a_tinyq_built_from_the_skeleton(pg_server):
+    """tinyq_pg imports the tinyq.py beside it, which for a reader is their own: one built from
+    the skeleton (as the stages ask, here filled with the reference's parts) runs there too."""
+    from tests.capstone.test_check import filled_skeleton
+    harness.assert_matches("ex09-demo", replay_with_server("ex09-demo", pg_server, filled_skeleton()))

@@ -17,7 +17,7 @@ HIDDEN_TEXT = """() => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.trim();
     const parent = node.parentElement;
-    if (!text || parent.closest("script, style, template, noscript, button, select, dialog, .sim")) continue;
+    if (!text || parent.closest("script, style, template, noscript, button, select, dialog, .sim, .js-only")) continue;
     const fold = parent.closest("details:not([open])");
     if (fold && !parent.closest("summary")) continue;   // folded: opens without a script
     if (!shown(parent)) {
@@ -51,7 +51,7 @@ SIMULATIONS = """() => [...document.querySelectorAll(".sim[data-sim]")].map((roo
 })"""
 
 # The words of <main> a reader can read: shown, or folded in a <details> (one click opens it).
-# Simulations are checked on their own; controls are not reading.
+# Simulations are checked on their own; controls (a challenge's form, `.js-only`) are not reading.
 READING_WORDS = """() => {
   const main = document.querySelector("main");
   if (!main) return [];
@@ -59,7 +59,7 @@ READING_WORDS = """() => {
   const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (parent.closest(".sim, button, select, script, style, template, dialog")) continue;
+    if (parent.closest(".sim, button, select, script, style, template, dialog, .js-only")) continue;
     const folded = parent.closest("details:not([open])") && !parent.closest("summary");
     if (!folded && !parent.checkVisibility({ visibilityProperty: true })) continue;
     words.push(...node.textContent.split(/\\s+/).filter(Boolean));

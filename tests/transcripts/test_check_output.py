@@ -63,3 +63,59 @@ def test_list_names_every_transcript_with_its_first_command():
     assert result.returncode == 0
     assert "ex03-run" in result.stdout and "$ python3 ex03_memory_queue.py" in result.stdout
     assert len(result.stdout.splitlines()) == len(harness.find_all())
+
+
+def _saved():
+    return {ident: {"path": str(t.path), "line": t.line, "attrs": t.attrs, "lines": t.lines}
+            for ident, t in harness.find_all().items()}
+
+
+def test_the_sites_copy_saved_alone_into_a_readers_folder_works(tmp_path):
+    from builder import embed_transcripts
+    mine = tmp_path / "jobs-guide"
+    mine.mkdir()
+    shutil.copy(CHECKER, mine)
+    embed_transcripts(mine / "check_output.py", _saved())   # what the build does to the site's copy
+    result = _check("ex03-run", stdin=GUIDE_SHOWS, checker=mine / "check_output.py", cwd=mine)
+    assert result.returncode == 0, result
+    assert not (mine / "transcripts.json").exists()
+
+
+def test_a_copy_with_no_transcripts_says_how_to_get_them(tmp_path):
+    shutil.copy(CHECKER, tmp_path)
+    result = _check("ex03-run", stdin=GUIDE_SHOWS, checker=tmp_path / "check_output.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Download it again" in result.stderr and "code/check_output.py ex03-run" in result.stderr
+
+
+CHAOS = harness.find_all()["capstone-chaos"]
+
+
+def _chaos_output(lines):
+    return "\n".join(line for line in lines if not line.startswith("$ "))
+
+
+def test_crash_lines_in_another_order_match_where_the_chapter_says_order_may_differ():
+    lines = list(CHAOS.lines)
+    at = [i for i, line in enumerate(lines) if line.startswith("  [")]
+    assert len(at) > 2 and CHAOS.attrs.get("unordered") == "  ["
+    for i, line in zip(at, reversed([lines[i] for i in at])):
+        lines[i] = line.replace("[58", "[61")                    # another run's process ids too
+    result = _check("capstone-chaos", stdin=_chaos_output(lines))
+    assert result.returncode == 0, result
+
+
+def test_a_different_crash_in_another_order_does_not_match():
+    lines = list(CHAOS.lines)
+    at = [i for i, line in enumerate(lines) if line.startswith("  [")]
+    lines[at[0]], lines[at[1]] = lines[at[1]], lines[at[0]].replace("attempt 1)", "attempt 3)")
+    result = _check("capstone-chaos", stdin=_chaos_output(lines))
+    assert result.returncode == 1 and "attempt 3)" in result.stdout
+
+
+def test_other_lines_out_of_order_still_do_not_match():
+    lines = list(CHAOS.lines)
+    end = lines.index("jobs by status:                done 60")
+    lines[end - 1], lines[end] = lines[end], lines[end - 1]
+    result = _check("capstone-chaos", stdin=_chaos_output(lines))
+    assert result.returncode == 1

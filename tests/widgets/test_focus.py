@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
 
-WORKER = "04-the-worker.html"   # sim-1 live-queue, sim-2 race (claim naive, 2 jobs)
+WORKER = "04-the-worker.html"   # sim-two-workers-twelve-jobs (live-queue), sim-race-to-claim (race, claim naive, 2 jobs)
 
 FOCUSED = "() => { const a = document.activeElement; return [a.tagName, a.dataset.part || a.dataset.action || '']; }"
 

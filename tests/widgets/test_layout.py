@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim, new_watched_page
 
-LEASES = "05-leases.html"      # sim-1 live-queue, sim-2 and sim-3 crash-timing
+LEASES = "05-leases.html"      # live-queue (sim-kill-a-worker), crash-timing (sim-crash-points, sim-lease-too-short)
 RETRY = "06-retry.html"        # payments
 
 PLACES = """root => [...root.querySelectorAll('.lq-worker button, .lq-actions button, .sim-table-box')]
@@ -64,7 +64,7 @@ TICKS = """root => [...root.querySelectorAll('.ct-tick')]
 def test_the_time_axis_labels_do_not_run_together_on_a_phone(browser, real_site):
     context, page, watch = new_watched_page(browser, real_site, viewport={"width": 390, "height": 844})
     page.goto(real_site.at(LEASES))
-    for sim_id in ("sim-2", "sim-3"):
+    for sim_id in ("sim-crash-points", "sim-lease-too-short"):
         sim = Sim(page, id=sim_id).start()
         sim.set_speed("5")
         sim.button("Play").click()

@@ -77,3 +77,12 @@ def test_the_keyboard_alone_works_it(sim):
     sim.root.get_by_label("Claim", exact=True).focus()
     sim.page.keyboard.press("ArrowUp")                   # a select changes with the arrow keys
     expect(sim.part("log")).to_contain_text("Started again: Claim is now Naive: look, then grab.")
+
+
+def test_the_claim_help_uses_the_words_the_reader_sees(sim):
+    # issue 23, defect 8: the help said "naive: ... atomic: ...", the menu "Naive: look, then grab"
+    help_text = sim.root.locator('[data-field="claim"] .sim-help').inner_text()
+    for value in sim.field("Claim").locator("option").evaluate_all("(options) => options.map((o) => o.value)"):
+        assert f"{value}:" not in help_text, help_text
+    for label in sim.field("Claim").locator("option").all_inner_texts():
+        assert label in help_text, (label, help_text)

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim, new_watched_page
 
-LEASES = "05-leases.html"      # sim-1 live-queue: 3 workers, 6 jobs
+LEASES = "05-leases.html"      # sim-kill-a-worker, live-queue: 3 workers, 6 jobs
 BULK = 90_000                  # ms: how long 200 presses may take to be drawn on a loaded machine
 
 
@@ -43,9 +43,9 @@ def test_a_widget_whose_code_failed_to_load_says_so_and_loads_on_try_again(brows
     sim.wait("ready")
     sim.button("Step").click()
     expect(sim.part("time")).to_have_text("0.1 s")
-    crash = Sim(page, id="sim-2").start()                  # the other widgets on the page work too
+    crash = Sim(page, id="sim-crash-points").start()                  # the other widgets on the page work too
     crash.button("Step").click()
-    expect(crash.part("timeline").locator("li")).not_to_have_count(0)
+    expect(crash.part("log").locator("li")).not_to_have_count(0)
     expected_only(watch, module)
     context.close()
     watch.check()
@@ -88,7 +88,7 @@ def test_a_run_with_more_actions_than_a_link_holds_links_the_part_that_fits(brow
     expect(status).to_contain_text("0.3 s")
     link = page.url
     query = parse_qs(urlsplit(link).query)
-    assert len(query["sim-1.do"][0].split(",")) == 200 and query["sim-1.t"] == ["0.3"]
+    assert len(query["sim-kill-a-worker.do"][0].split(",")) == 200 and query["sim-kill-a-worker.t"] == ["0.3"]
 
     other = context.new_page()
     other.goto(link)

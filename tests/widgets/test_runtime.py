@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import READY, Sim, new_watched_page
 
-LEASES = "05-leases.html"      # sim-1 live-queue, sim-2 and sim-3 crash-timing
-WORKER = "04-the-worker.html"  # sim-1 live-queue, sim-2 race
+LEASES = "05-leases.html"      # live-queue (sim-kill-a-worker), crash-timing (sim-crash-points, sim-lease-too-short)
+WORKER = "04-the-worker.html"  # sim-two-workers-twelve-jobs (live-queue), sim-race-to-claim
 
 
 def expected_only(watch, *fragments):
@@ -139,14 +139,14 @@ def test_a_permalink_reproduces_the_same_run(browser, real_site):
     expect(sim.part("link-status")).to_contain_text("address bar")
     link = page.url
     query = parse_qs(urlsplit(link).query)
-    assert query["sim-1.do"][0] == "0.5:kill:2,0.5:enqueue" and urlsplit(link).fragment == "sim-1"
+    assert query["sim-kill-a-worker.do"][0] == "0.5:kill:2,0.5:enqueue" and urlsplit(link).fragment == "sim-kill-a-worker"
     seen = {"time": sim.time(), "jobs": sim.root.locator('tbody[data-part="jobs"]').inner_text(),
             "outcome": sim.outcome(), "log": sim.part("log").locator("li").all_inner_texts()}
 
     other = context.new_page()
     other.goto(link)
     again = Sim(other, "live-queue")
-    again.wait("ready")                           # the #sim-1 in the link scrolled to it: it started by itself
+    again.wait("ready")                           # the #sim-kill-a-worker in the link scrolled to it: it started by itself
     assert {"time": again.time(), "jobs": again.root.locator('tbody[data-part="jobs"]').inner_text(),
             "outcome": again.outcome(), "log": again.part("log").locator("li").all_inner_texts()} == seen
     expect(again.part("message")).to_contain_text("This is the run the link recorded")
@@ -155,16 +155,16 @@ def test_a_permalink_reproduces_the_same_run(browser, real_site):
 
 
 @pytest.mark.parametrize("query, says", [
-    ("sim-1.lease=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", "its value for lease has characters no setting uses"),
-    ("sim-1.lease=9999", "lease: must be from 0.5 to 3600, got 9999"),
-    ("sim-1.do=1:eval:alert", "it names an action this simulation does not have"),
-    ("sim-1.do=0:kill:9", "the simulation refused (worker: must be from 1 to 3, got 9)"),
-    ("sim-1.__proto__=1&sim-1.seed=2", "this simulation has no setting called “__proto__”"),
-    ("sim-1.t=1e9", "its time is not a number of seconds"),
+    ("sim-kill-a-worker.lease=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", "its value for lease has characters no setting uses"),
+    ("sim-kill-a-worker.lease=9999", "lease: must be from 0.5 to 3600, got 9999"),
+    ("sim-kill-a-worker.do=1:eval:alert", "it names an action this simulation does not have"),
+    ("sim-kill-a-worker.do=0:kill:9", "the simulation refused (worker: must be from 1 to 3, got 9)"),
+    ("sim-kill-a-worker.__proto__=1&sim-kill-a-worker.seed=2", "this simulation has no setting called “__proto__”"),
+    ("sim-kill-a-worker.t=1e9", "its time is not a number of seconds"),
 ])
 def test_a_malformed_or_hostile_link_gets_the_defaults_and_a_message(module_page, real_site, query, says):
     page = module_page
-    page.goto(real_site.at(f"{LEASES}?{query}#sim-1"))
+    page.goto(real_site.at(f"{LEASES}?{query}#sim-kill-a-worker"))
     sim = Sim(page, "live-queue")
     sim.wait("ready")
     expect(sim.part("message")).to_contain_text(says)

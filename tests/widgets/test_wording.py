@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
 
-LEASES = "05-leases.html"      # sim-1 live-queue, sim-2 and sim-3 crash-timing
+LEASES = "05-leases.html"      # live-queue (sim-kill-a-worker), crash-timing (sim-crash-points, sim-lease-too-short)
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def test_a_rate_of_one_is_one_job_a_second(page):
 
 
 def test_the_menus_show_words_and_keep_the_names_as_values(page):
-    crash = Sim(page, id="sim-2")
+    crash = Sim(page, id="sim-crash-points")
     for label in ("Policy", "Scenario"):
         options = crash.field(label).locator("option").evaluate_all("os => os.map((o) => [o.value, o.textContent.trim()])")
         assert options and all(value != text and " " in text for value, text in options), options

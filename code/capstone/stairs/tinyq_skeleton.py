@@ -173,9 +173,9 @@ class Job:
     outcome: str | None = None
 
     # STAGE 4: a context manager (put @contextmanager above it). Inside
-    # `with transaction(self.queue.db) as db:`, yield db to the handler, then mark the
-    # job done with self.queue._guarded(self, MARK_DONE, {}). After the with block,
-    # set self.outcome = "done".
+    # `with self.queue.transaction(self.queue.db) as db:`, yield db to the handler, then
+    # mark the job done with self.queue._guarded(self, self.queue.MARK_DONE, {}). After
+    # the with block, set self.outcome = "done".
     def complete(self):
         raise NotImplementedError("stage 4: write Job.complete()")
 
@@ -220,12 +220,27 @@ class Queue:
         self.clock, self.sleep = clock, sleep
         self.rng = random.Random() if rng is None else rng
         self.handlers = {}
+        self.db = self._connect(path)
+
+    # The statements by name on the class, so that tinyq_pg.Queue (exercise 9, chapter 10)
+    # can swap in PostgreSQL's. Always use them through self (self.CLAIM_JOB, and
+    # self.queue.MARK_DONE inside Job), and self.transaction(...), never the bare names:
+    # then your own tinyq runs on PostgreSQL too.
+    INSERT_JOB, BURY_EXPIRED, CLAIM_JOB, TOKEN_TAKEN = (INSERT_JOB, BURY_EXPIRED, CLAIM_JOB,
+                                                        TOKEN_TAKEN)
+    MARK_DONE, MARK_RETRY, MARK_DEAD = MARK_DONE, MARK_RETRY, MARK_DEAD
+    EXTEND_LEASE, RELEASE_JOB = EXTEND_LEASE, RELEASE_JOB
+    transaction = staticmethod(transaction)
+
+    def _connect(self, path):
         # isolation_level=None: no hidden BEGIN; we open transactions ourselves.
-        self.db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
-        self._retrying(lambda: self.db.execute("PRAGMA journal_mode = WAL").fetchall())
-        self._retrying(lambda: self.db.executescript(SCHEMA))
-        if "claimed_by" not in {column[1] for column in self.db.execute("PRAGMA table_info(jobs)")}:
+        db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
+        self._retrying(lambda: db.execute("PRAGMA journal_mode = WAL").fetchall())
+        self._retrying(lambda: db.executescript(SCHEMA))
+        if "claimed_by" not in {column[1] for column in db.execute("PRAGMA table_info(jobs)")}:
+            db.close()
             raise RuntimeError(f"{path} holds the jobs table of an older tinyq: delete the file")
+        return db
 
     # STAGE 1: a decorator. handler(kind) returns a function `register(function)` that
     # stores `function` in self.handlers under `kind` and returns it unchanged.
@@ -247,31 +262,34 @@ class Queue:
             raise TypeError(f"args must hold only JSON values: {error}") from None
         _require(isinstance(delay, (int, float)) and delay >= 0,
                  f"delay must be a number of seconds from 0, got {delay!r}")
-        rows = self.db.execute(INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
+        rows = self.db.execute(self.INSERT_JOB, {"kind": kind, "args": text, "key": unique_key,
                                             "now": self.clock(), "delay": delay}).fetchall()
         return rows[0][0] if rows else None
 
-    # STAGE 1: run CLAIM_JOB with {"now": self.clock(), "lease": self.lease, "worker": worker}
+    # STAGE 1: run self.CLAIM_JOB with {"now": self.clock(), "lease": self.lease, "worker": worker}
     # and .fetchall() (which finishes the statement), as
-    #     rows = self._retrying(lambda: self.db.execute(CLAIM_JOB, {...}).fetchall())
+    #     rows = self._retrying(lambda: self.db.execute(self.CLAIM_JOB, {...}).fetchall())
     # (`lambda: expr` is a nameless function that returns expr when called: _retrying
     # calls it again each time the database was busy.)
     # No row: return None. Else return Job(id, kind, json.loads(args), attempts, token, self).
-    # STAGE 2: first run BURY_EXPIRED (with "now" and "max_attempts"), then CLAIM_JOB, both
-    # inside one `with transaction(self.db) as db:` in a small function given to _retrying.
-    # STAGE 3: in that transaction, when a job was claimed, also run TOKEN_TAKEN.
+    # STAGE 2: first run self.BURY_EXPIRED (with "now" and "max_attempts"), then
+    # self.CLAIM_JOB, both inside one `with self.transaction(self.db) as db:` in a small
+    # function given to _retrying.
+    # STAGE 3: in that transaction, when a job was claimed, also run self.TOKEN_TAKEN.
     def claim(self, worker=None):
         raise NotImplementedError("stage 1: write Queue.claim()")
 
-    # STAGE 1: run MARK_DONE with {"id": job.id} and set job.outcome = "done".
-    # STAGE 3: run it as self._guarded(job, MARK_DONE, {}) instead.
+    # STAGE 1: run self.MARK_DONE with {"id": job.id} and set job.outcome = "done".
+    # STAGE 3: run it as self._guarded(job, self.MARK_DONE, {}) instead.
     def ack(self, job):
         raise NotImplementedError("stage 1: write Queue.ack(job)")
 
-    # STAGE 2: if permanent, or job.attempts >= self.max_attempts: MARK_DEAD, "dead".
-    # Else MARK_RETRY with run_at = self.clock() + jitter(backoff(job.attempts,
-    # self.backoff_base, self.backoff_cap), self.rng), "queued". Set job.outcome to it,
-    # and return it. STAGE 3: run both through self._guarded(job, statement, params).
+    # STAGE 2: if permanent, or job.attempts >= self.max_attempts: run self.MARK_DEAD, and
+    # the new state is "dead". Else run self.MARK_RETRY with run_at = self.clock() +
+    # jitter(backoff(job.attempts, self.backoff_base, self.backoff_cap), self.rng), and the
+    # new state is "queued". Set job.outcome to that state (the string "dead" or
+    # "queued"), and return the same string, not the job.
+    # STAGE 3: run both through self._guarded(job, statement, params).
     def fail(self, job, error, permanent=False):
         raise NotImplementedError("stage 2: write Queue.fail(job, error, permanent=False)")
 
@@ -282,13 +300,13 @@ class Queue:
         and return its new end, in seconds. Raises LeaseLost if the token no longer holds
         the job: another worker may be doing it now, so stop the work."""
         until = self.clock() + (self.lease if lease is None else lease)
-        self._guarded(job, EXTEND_LEASE, {"until": until})
+        self._guarded(job, self.EXTEND_LEASE, {"until": until})
         return until
 
     def release(self, job):
         """Hand an unfinished job back at once (a clean shutdown): it is queued, due now,
         and this claim does not count as an attempt. Raises LeaseLost like ack()."""
-        self._guarded(job, RELEASE_JOB, {"now": self.clock()})
+        self._guarded(job, self.RELEASE_JOB, {"now": self.clock()})
         job.outcome = "queued"
 
     # STAGE 1: job = self.claim(worker); if that is None, return None. Else call the

@@ -1,7 +1,10 @@
 // crash-timing's widget: worker A's steps under the chosen policy with the points where it can
 // die (a radio group), the two workers' timelines against their leases, "Kill worker A/B" now,
-// and the outcome (lost, once, twice) with the emails or points it produced. Snapshot keys:
-// docs/simulations.md, "crash-timing".
+// "Run to the end" (a crash point chosen runs to its end at once), and the outcome (the verdict's words, the simulation's) with the emails or
+// points it produced. The event log is the timeline in words (the lanes are its picture). A
+// worker A killed by hand checks the point where it stood, with the simulation's note, so the
+// radio group never says "A does not die" beside a death. Snapshot keys: docs/simulations.md,
+// "crash-timing".
 
 import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
 import { Widget } from "./widget.js";
@@ -27,6 +30,14 @@ export default class CrashTimingWidget extends Widget {
     return params;
   }
 
+  /** Choosing where A dies answers at once (issue 22): the new run goes straight to its end, as
+      "Run to the end" does; Reset goes back to its start to step through it. */
+  async applyField(name) {
+    const before = this.snapshot;
+    await super.applyField(name);
+    if (name === "crash" && this.snapshot !== before && this.state === "ready") this.play(true);
+  }
+
   draw(s) {
     this.drawStrip(s);
     this.drawLanes(s);
@@ -35,7 +46,6 @@ export default class CrashTimingWidget extends Widget {
       button.disabled = !this.ready || worker.state !== "working";
     }
     this.drawResult(s);
-    this.drawTimeline(s);
     syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
       String(job.id),
       { text: job.status, chip: `sim-chip status-${job.status}` },
@@ -52,8 +62,11 @@ export default class CrashTimingWidget extends Widget {
     note.hidden = !s.scenario_note;   // the simulation's own words, gone once a worker is dead
     setText(note, s.scenario_note || "");
     const strip = this.part("strip");
+    const shown = s.crash_shown;   // the chosen point, or where A stood when the reader killed it
+    let rebuilt = false;
     if (this.stripPolicy !== s.policy) {
       this.stripPolicy = s.policy;
+      rebuilt = true;
       const name = `${this.id}-crash`;
       strip.replaceChildren(...s.steps.flatMap((step, index) => {
         const point = s.points[index];
@@ -63,8 +76,13 @@ export default class CrashTimingWidget extends Widget {
             el("label", {}, el("input", { type: "radio", name, value: point.name }), ` A dies ${point.label}`)),
         ];
       }));
-      for (const radio of box.querySelectorAll("input[type=radio]")) radio.checked = radio.value === s.crash_point;
     }
+    if (rebuilt || shown.note) {
+      for (const radio of box.querySelectorAll("input[type=radio]")) radio.checked = radio.value === shown.point;
+    }
+    const killNote = this.part("kill-note");
+    killNote.hidden = !shown.note;
+    setText(killNote, shown.note || "");
     for (const radio of box.querySelectorAll("input[type=radio]")) radio.disabled = !this.ready;
     for (const item of strip.querySelectorAll(".ct-point")) {
       const here = ["A", "B"].filter((who) => s.position[who] === item.dataset.point);
@@ -139,15 +157,5 @@ export default class CrashTimingWidget extends Widget {
     if (s.absorbed) words += ` The idempotency key absorbed ${s.absorbed === 1 ? "a repeat" : `${s.absorbed} repeats`}.`;
     if (s.in_transaction) words += " A transaction is open: its points are not committed yet.";
     setText(this.part("effects"), words);
-  }
-
-  drawTimeline(s) {
-    const list = this.part("timeline");
-    if (list.childElementCount > s.timeline.length) list.replaceChildren();
-    for (const moment of s.timeline.slice(list.childElementCount)) {
-      list.append(el("li", { class: `ct-${moment.kind}` },
-        el("span", { class: "sim-log-time" }, `${seconds(moment.time)} s`), " ", moment.text));
-    }
-    this.part("timeline-empty").hidden = s.timeline.length > 0;
   }
 }

@@ -30,6 +30,8 @@ export class Drawing {
       this.announce(`Finished. ${snapshot.outcome}`);
     }
     this.refresh();
+    // For whatever on the page follows the run (predict.js's challenges).
+    this.root.dispatchEvent(new CustomEvent("sim-snapshot", { detail: snapshot }));
   }
 
   /** Draw the latest snapshot and set which controls can be used now. */
@@ -37,6 +39,7 @@ export class Drawing {
     const snapshot = this.snapshot;
     const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
     this.draw(snapshot);
+    this.showTimeline(snapshot);   // the time slider and Step back (timetravel.js)
     const over = snapshot.finished && !this.constructor.idleWhenFinished;
     setText(this.part("play-label"), this.playing ? "Pause" : over ? "Play again" : "Play");
     const step = this.button("step");

@@ -6,7 +6,7 @@ import { seconds, setText, thousands } from "./dom.js";
 import { writeLink } from "./permalink.js";
 
 export class LinkReplay {
-  async replay({ actions, time }) {
+  async replay({ actions, time, moment }) {
     for (const action of actions) {
       if (!(await this.runUntil(action.time))) return;
       const reply = await this.send({ op: "act", name: action.name, args: action.args });
@@ -23,7 +23,10 @@ export class LinkReplay {
       this.apply(reply.snapshot);
     }
     if (time) await this.runUntil(time);
-    this.say("This is the run the link recorded. Press Play to go on, or Reset to start it again.");
+    if (moment && !(await this.seekMoment(moment))) return;
+    this.say(moment
+      ? `This is the run the link recorded, at the moment it names (${this.snapshot.travel.words}). Press Play to go on, or Reset to start it again.`
+      : "This is the run the link recorded. Press Play to go on, or Reset to start it again.");
   }
 
   async runUntil(time) {
@@ -38,8 +41,11 @@ export class LinkReplay {
 
   async copyLink() {
     const snapshot = this.snapshot;
+    const line = snapshot.travel;   // at an earlier moment: the whole run, and that moment
+    const earlier = line && line.at < line.length;
     const link = writeLink(location.href, this.id, {
-      params: snapshot.params, time: snapshot.time, actions: this.actions,
+      params: snapshot.params, time: earlier ? line.end : snapshot.time, actions: this.actions,
+      moment: earlier ? { time: line.moment, nth: line.nth } : null,
     }, this.constructor.vocabulary);
     history.replaceState(history.state, "", link.href);
     const status = this.part("link-status");

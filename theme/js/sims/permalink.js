@@ -1,9 +1,11 @@
 // A widget's run in the page's URL, so a reader can share exactly what they saw:
 //
-//   05-leases.html?sim-1.seed=3&sim-1.lease=2&sim-1.do=0.5:kill:1,4:enqueue&sim-1.t=9.5#sim-1
+//   05-leases.html?sim-kill-a-worker.seed=3&sim-kill-a-worker.lease=2&sim-kill-a-worker.do=0.5:kill:1,4:enqueue&sim-kill-a-worker.t=9.5#sim-kill-a-worker
 //
 // Keys are the widget's id, a dot, then a parameter name, `t` (the virtual time reached, in
-// seconds) or `do` (the reader's actions: `time:name:arg:arg`, joined by commas). The
+// seconds) or `do` (the reader's actions: `time:name:arg:arg`, joined by commas), and, when the
+// reader was looking at an earlier moment of the run (timetravel.js), `at` (that moment, in
+// seconds) and `n` (how many earlier steps share that time; left out when 0). The
 // simulations replay exactly from the same parameters, seed and actions at the same virtual
 // times (docs/simulations.md). A link is read strictly: any key, value or action that does not
 // fit its pattern rejects the whole link for that widget, which then shows the chapter's own
@@ -14,12 +16,14 @@ const VALUE = /^[\w.+-]{1,40}$/;
 const TIME = /^\d{1,6}(\.\d{1,3})?$/;
 const ARG = /^[\w.+-]{1,20}$/;
 const MAX_ACTIONS = 200;
+const NTH = /^\d{1,5}$/;
 
 /**
  * Read the link's settings for widget `id` from `search` (location.search).
  * `paramNames`: the simulation's parameter names; `vocabulary`: {action: [argument names]}.
  * Returns null when the link says nothing about this widget, {problem} when it cannot be used,
- * else {params, time, actions: [{time, name, args}]} (params holds strings, seed included).
+ * else {params, time, actions: [{time, name, args}], moment: null | {time, nth}} (params holds
+ * strings, seed included).
  */
 export function readLink(search, id, paramNames, vocabulary) {
   let query;
@@ -34,6 +38,8 @@ export function readLink(search, id, paramNames, vocabulary) {
   const params = {};
   let time = null;
   let actions = [];
+  let moment = null;
+  let nth = 0;
   const seen = new Set();
   for (const [key, value] of mine) {
     const name = key.slice(prefix.length);
@@ -42,6 +48,12 @@ export function readLink(search, id, paramNames, vocabulary) {
     if (name === "t") {
       if (!TIME.test(value)) return { problem: "its time is not a number of seconds" };
       time = Number(value);
+    } else if (name === "at") {
+      if (!TIME.test(value)) return { problem: "its moment is not a number of seconds" };
+      moment = Number(value);
+    } else if (name === "n") {
+      if (!NTH.test(value)) return { problem: "its moment's step is not a whole number" };
+      nth = Number(value);
     } else if (name === "do") {
       const parsed = readActions(value, vocabulary);
       if (parsed.problem) return parsed;
@@ -53,7 +65,8 @@ export function readLink(search, id, paramNames, vocabulary) {
       return { problem: `this simulation has no setting called “${name.slice(0, 40)}”` };
     }
   }
-  return { params, time, actions };
+  if (moment === null && nth) return { problem: "it names a step of a moment but not the moment" };
+  return { params, time, actions, moment: moment === null ? null : { time: moment, nth } };
 }
 
 function readActions(text, vocabulary) {
@@ -80,12 +93,13 @@ function readActions(text, vocabulary) {
 /**
  * The page's URL with widget `id`'s run in it (its other widgets' keys are kept) and `#id`.
  * `params`: the settings to record (those the chapter did not set already), `seed`, `time`,
- * `actions`: [{time, name, args}] with args in the vocabulary's order.
+ * `actions`: [{time, name, args}] with args in the vocabulary's order; `moment`: null, or the
+ * earlier moment the reader looks at, {time (seconds), nth} (kept only if the link reaches it).
  * A link holds at most MAX_ACTIONS actions: a run with more is linked up to its last action
  * that fits (the time stops there), so the link never shows a different run than it claims.
  * Returns {href, time (what the link reaches, in seconds), kept, total (actions)}.
  */
-export function writeLink(href, id, { params, time, actions }, vocabulary) {
+export function writeLink(href, id, { params, time, actions, moment = null }, vocabulary) {
   const url = new URL(href);
   const prefix = `${id}.`;
   for (const key of [...url.searchParams.keys()]) {
@@ -100,6 +114,10 @@ export function writeLink(href, id, { params, time, actions }, vocabulary) {
     url.searchParams.set(`${prefix}do`, text.join(","));
   }
   if (until) url.searchParams.set(`${prefix}t`, String(until));
+  if (moment && moment.time <= (until || 0)) {
+    url.searchParams.set(`${prefix}at`, String(moment.time));
+    if (moment.nth) url.searchParams.set(`${prefix}n`, String(moment.nth));
+  }
   url.hash = id;
   return { href: url.href, time: until, kept: kept.length, total: actions.length };
 }

@@ -3,7 +3,8 @@
 // widgets' messages to simulations/bridge.py. One instance per page, shared by every widget.
 //
 // Events (an EventTarget): "loading", "progress" {detail: {stage, loaded, total, text}},
-// "ready", "error" {detail: {problem, message, fix}}.
+// "ready", "error" {detail: {problem, message, fix}}, and around restart(): "restarting" and
+// "restarted" {detail: {reason}} (each widget rebuilds its simulation: rebuild.js).
 
 const STALL_SECONDS = { download: 30, start: 90, import: 90 };  // no word from the worker this long: give up
 const CALL_SECONDS = 30;  // every call is bounded by the simulations; one this slow means a stuck worker
@@ -116,7 +117,7 @@ export class Python extends EventTarget {
     } else if (data.type === "ready" && this.state === "loading") {
       clearTimeout(this.stallTimer);
       this.state = "ready";
-      for (const [req, waiting] of this.pending) waiting.timer = this.limit(req, waiting.resolve);
+      for (const [req, waiting] of this.pending) waiting.timer = this.limit(req, waiting.resolve, waiting.options);
       this.versions = { python: data.python, sqlite: data.sqlite };
       this.dispatchEvent(new Event("ready"));
       this.settle.resolve();
@@ -154,26 +155,53 @@ export class Python extends EventTarget {
     this.dispatchEvent(new CustomEvent("error", { detail: this.failure }));
   }
 
+  /** End the worker and start a fresh one, e.g. when a reader's code overstays its time. Calls
+      waiting are answered {ok: false, error: {type: "Stopped"}}; "restarting" is said first (so
+      widgets keep what they need to rebuild), "restarted" once the new worker is ready. */
+  restart(reason) {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    clearTimeout(this.stallTimer);
+    const stopped = [...this.pending.values()];
+    this.pending.clear();
+    this.state = "idle";
+    this.dispatchEvent(new CustomEvent("restarting", { detail: { reason } }));
+    for (const { resolve, timer } of stopped) {
+      clearTimeout(timer);
+      resolve({ ok: false, error: { type: "Stopped", message: reason } });
+    }
+    this.load().then(() => this.dispatchEvent(new CustomEvent("restarted", { detail: { reason } })), () => {});
+  }
+
   /** Send one message to simulations/bridge.py; resolves with its reply (never rejects). While
-      Python loads, the message waits in the worker (and its time limit starts once Python is up). */
-  call(message) {
+      Python loads, the message waits in the worker (and its time limit starts once Python is up).
+      options: {seconds: its time limit (default CALL_SECONDS), restart: true to restart the worker
+      (reply {type: "Restarted"}) rather than fail the page's Python when it overstays}. */
+  call(message, options = {}) {
     if ((this.state !== "ready" && this.state !== "loading") || !this.worker) {
       return Promise.resolve({ ok: false, error: { type: "NotReady", message: "Python is not running." } });
     }
     const req = this.nextReq++;
     return new Promise((resolve) => {
-      const waiting = { resolve, timer: null };
-      if (this.state === "ready") waiting.timer = this.limit(req, resolve);
+      const waiting = { resolve, timer: null, options };
+      if (this.state === "ready") waiting.timer = this.limit(req, resolve, options);
       this.pending.set(req, waiting);
       this.worker.postMessage({ type: "call", req, message: JSON.stringify(message) });
     });
   }
 
-  limit(req, resolve) {
+  limit(req, resolve, options = {}) {
+    const seconds = options.seconds || CALL_SECONDS;
     return setTimeout(() => {
       this.pending.delete(req);
-      this.fail("stuck", `A simulation did not answer within ${CALL_SECONDS} s.`);
+      if (options.restart) {
+        const reason = `A run did not finish within ${seconds} s.`;
+        resolve({ ok: false, error: { type: "Restarted", message: reason } });
+        this.restart(reason);
+        return;
+      }
+      this.fail("stuck", `A simulation did not answer within ${seconds} s.`);
       resolve({ ok: false, error: { type: "Stopped", message: "Python stopped answering." } });
-    }, CALL_SECONDS * 1000);
+    }, seconds * 1000);
   }
 }

@@ -18,6 +18,7 @@ const WIDGETS = {
   race: "./race.js",
   "crash-timing": "./crash-timing.js",
   payments: "./payments.js",
+  judge: "./judge.js",
 };
 const VIEW_MARGIN = "200px 0px";   // start the widget a little before it scrolls in
 // Start Python (and fetch the widget's code) while the reader is still a screen away: Pyodide's
@@ -175,6 +176,15 @@ function main() {
     watcher.observe(root);
     // A link that sets up this widget's run: its widget is made now, to say at once if the link is bad.
     if (location.search.includes(`${root.id}.`)) widgetFor(root);
+  }
+  // Predict, then run: challenges beside the widgets (predict.js), loaded only on pages that have one.
+  const boxes = [...document.querySelectorAll(".predict[data-predict-for]")];
+  if (boxes.length) {
+    const started = (root) => {
+      start(root, "click");
+      return widgetFor(root);
+    };
+    import(sibling("./predict.js")).then((module) => module.default(boxes, started));
   }
   document.documentElement.dataset.simsReady = "true";   // the widgets are wired (tests wait on it)
 }

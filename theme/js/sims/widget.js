@@ -15,9 +15,11 @@ import { EventLog } from "./event-log.js";
 import { Fields } from "./fields.js";
 import { LinkReplay } from "./link-replay.js";
 import { readLink } from "./permalink.js";
+import { TimeTravel } from "./timetravel.js";
 import { Playback, reducedMotion } from "./playback.js";
+import { Rebuild } from "./rebuild.js";
 
-const BUILT_IN = new Set(["start", "retry", "play", "step", "reset", "link", "defaults", "finish"]);
+const BUILT_IN = new Set(["start", "retry", "play", "step", "back", "keep", "compare", "reset", "link", "defaults", "finish"]);
 
 export class Widget {
   static vocabulary = {};
@@ -35,6 +37,7 @@ export class Widget {
     this.params = { ...this.chapter };
     // Everything a widget keeps, declared here (a widget module adds only its own drawing state).
     this.snapshot = null;    // the latest snapshot drawn
+    this.resumeAs = null;    // what rebuilds it after Python restarts (rebuild.js)
     this.actions = [];       // [{time, name, args}] since the run started: what a link replays
     this.applied = {};       // {field: the value last applied}, so one edit applies once
     this.requests = Promise.resolve();   // this widget's messages to Python, answered in order
@@ -60,6 +63,7 @@ export class Widget {
       this.say("This page's link sets up its own run of this simulation: it is shown once the simulation starts.");
     }
     this.bindBuiltIns();
+    this.bindTimeTravel();   // Step back and the timeline slider (timetravel.js)
     python.addEventListener("loading", () => {   // another widget's Try again: this one comes too
       if (this.state !== "error") return;
       this.setState("loading");
@@ -67,6 +71,8 @@ export class Widget {
     });
     python.addEventListener("progress", (event) => this.showProgress(event.detail));
     python.addEventListener("error", (event) => this.showFailure(event.detail));
+    python.addEventListener("restarting", () => this.suspend());   // rebuild.js
+    python.addEventListener("restarted", () => this.rebuild());
   }
 
   // --- parts of the template ------------------------------------------------------------------
@@ -218,6 +224,7 @@ export class Widget {
         if (name in this.constructor.vocabulary) this.actions.push({ time: before, name, args });
         this.apply(reply.snapshot);
         this.announceResult(reply.snapshot);
+        this.sayBranch(reply);
       } else if (reply.error.type === "ParamError") {
         if (!quiet) this.say(this.explain(reply.error));
       } else {
@@ -263,11 +270,14 @@ export class Widget {
 }
 
 // The methods of each concern, mixed in (getters too).
-for (const concern of [Playback, Fields, LinkReplay, Drawing]) {
+for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild]) {
   for (const name of Object.getOwnPropertyNames(concern.prototype)) {
     if (name === "constructor") continue;
     Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(concern.prototype, name));
   }
+}
+for (const name of Object.getOwnPropertyNames(TimeTravel.prototype)) {   // timetravel.js, likewise
+  if (name !== "constructor") Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(TimeTravel.prototype, name));
 }
 
 /** Text with `commands` in backticks -> text nodes and <code> elements (never HTML). */

@@ -1,0 +1,109 @@
+"""What a widget's time controls say, from a Timeline (timeline.py): the bridge's snapshots
+carry it, so the page draws the slider, its value text and the reader's marked actions from
+Python's words, never from a copy in JavaScript (theme/js/sims/timetravel.js).
+
+    picture(line) -> the simulation's snapshot plus "travel": {
+        at, length        the position shown and the branch's length (moves)
+        end               the virtual time (seconds) at the end of the branch
+        moment, nth       the time (seconds) shown and how many earlier positions share it,
+                          which a link records (Timeline.position_at(moment, nth) finds it again)
+        words             the slider's value text: "4.2 s, of 9.5 s so far" (the race counts
+                          statements: "3 statements, of 12 statements so far")
+        marks             the reader's actions on this branch, the first MAX_MARKS:
+                          [{at, time (seconds, when taken), action, args, words}]
+        kept              whether a run is kept to compare with (keep(), compare())
+    }
+"""
+from .params import ParamError
+from .timeline import Timeline, first_difference
+
+MAX_MARKS = 200  # as many actions as a link holds (theme/js/sims/permalink.js)
+
+
+class PageTimeline(Timeline):
+    """A Timeline whose snapshot() is picture(): what the bridge keeps for each widget."""
+
+    kept = None   # a copy of a whole run kept to compare with (keep(), compare())
+
+    def snapshot(self):
+        return picture(self)
+
+
+def keep(line, request=None):
+    """Keep a copy of the run as it is now, the whole branch, to compare a later branch with."""
+    line.kept = line.fork(len(line.moves))
+    return {"kept": f"Kept this run, to {words(line.kind, line.times[len(line.moves)])}, "
+                    "to compare: go back, try something else, then compare."}
+
+
+def compare(line, request=None):
+    """The kept run and this one side by side: [{run, end, outcome}] (each at its end) and the
+    first moment they differ, in words. ParamError when no run was kept."""
+    if line.kept is None:
+        raise ParamError("compare", "there is no kept run: keep one first")
+    first = first_difference(line.kept, line)
+    rows = []
+    for name, run in (("The kept run", line.kept), ("This run", line.fork(len(line.moves)))):
+        run.seek(len(run.moves))
+        rows.append({"run": name, "end": words(run.kind, run.times[len(run.moves)]),
+                     "outcome": run.sim.snapshot()["outcome"]})
+    if first is None:
+        differ = "They do not differ, as far as both go."
+    elif first == 0:
+        differ = "They differ from the start."
+    else:
+        differ = (f"They are the same until {words(line.kind, line.times[first - 1])} (the first "
+                  f"{first - 1:,} {'step or action' if first == 2 else 'steps and actions'}); "
+                  f"they differ from the next one on.")
+    return {"compare": {"rows": rows, "differ": differ}}
+
+
+def picture(line):
+    """The snapshot of Timeline `line` with its "travel" key filled in for the page."""
+    snapshot = line.sim.snapshot()   # not line.snapshot(): crash-timing has a "timeline" of its own
+    moment, nth = line.moment()
+    moment, end = round(moment, 3), round(line.times[len(line.moves)], 3)
+    marks = []
+    for at, move in enumerate(line.moves):
+        if move[0] == "act" and len(marks) < MAX_MARKS:
+            when = round(line.times[at], 3)
+            marks.append({"at": at + 1, "time": when, "action": move[1], "args": move[2],
+                          "words": f"{action_words(line.kind, move[1], move[2])} at "
+                                   f"{words(line.kind, when)}"})
+    snapshot["travel"] = {
+        "at": line.at, "length": len(line.moves), "end": end, "moment": moment, "nth": nth,
+        "kept": getattr(line, "kept", None) is not None,
+        "words": f"{words(line.kind, moment)}, of {words(line.kind, end)} so far",
+        "marks": marks}
+    return snapshot
+
+
+def words(kind, when):
+    """A moment (seconds) in a reader's words: "4.2 s", or in the simulation's own unit when
+    its class sets MOMENT_UNIT = (word, seconds per unit), e.g. the race's "3 statements"."""
+    unit = getattr(kind, "MOMENT_UNIT", None)
+    if unit:
+        count = round(when / unit[1])
+        return f"{count:,} {unit[0] if count == 1 else unit[0] + 's'}"
+    return f"{round(when, 3):g} s"
+
+
+def action_words(kind, name, args):
+    """A reader's action in words: "kill worker 2", "lease set to 2"; a simulation whose
+    buttons say it otherwise sets ACTION_WORDS = {name: "words with {argument}s"}."""
+    said = getattr(kind, "ACTION_WORDS", {}).get(name)
+    if said:
+        return said.format(**args)
+    if name == "set" and {"param", "value"} <= set(args):
+        return f"{args['param']} set to {args['value']}"
+    return " ".join([name.replace("_", " "), *(f"{key} {value}" for key, value in args.items())])
+
+
+def branched(line, reply):
+    """What the page says when an action started a new branch (Timeline.act's reply), or ""."""
+    if not reply["branched"]:
+        return ""
+    dropped = reply["dropped"]
+    return (f"A new branch: you acted at {words(line.kind, line.times[line.at - 1])}, before the "
+            f"end of the run, so the run goes on from there and what came after it in the old "
+            f"run ({dropped:,} {'step or action' if dropped == 1 else 'steps and actions'}) is gone.")

@@ -1,0 +1,129 @@
+"""The judge widget in chapter 8 (the charge handler), through the editor as a reader uses it: real
+Pyodide, real Chromium, the page's one worker. The flawed start fails with its story, a fix typed
+into the editor passes on several seeds, a syntax error is shown at its line, Escape then Tab
+leaves the editor, an endless loop is stopped by restarting the worker while the page's other
+widgets are rebuilt, and axe finds nothing."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.quality.axe import axe_violations
+from tests.widgets.conftest import Sim, new_watched_page
+
+CHAPTER = "08-idempotency.html"
+JUDGE = "sim-charge-handler"
+LONG = 90_000   # ms: a loaded 2-core machine runs Pyodide slowly
+
+
+@pytest.fixture(scope="module")
+def judge(module_page, real_site):
+    module_page.goto(real_site.at(CHAPTER))
+    sim = Sim(module_page, id=JUDGE)
+    sim.start()
+    expect(sim.root.locator(".cm-content")).to_be_visible(timeout=LONG)
+    return sim
+
+
+# Typing over a selection of several lines lets Chromium's own editing replace it, which adds
+# style attributes that the page's CSP refuses (and logs; CodeMirror redraws the lines anyway).
+# Deleting the selection first goes through CodeMirror's own command: no such report.
+
+
+def editor(sim):
+    return sim.root.locator(".cm-content")
+
+
+def run(sim, seed):
+    sim.field("Seed").fill(str(seed))
+    sim.button("Run").click()
+    expect(sim.part("result")).not_to_contain_text("Running your code", timeout=LONG)
+    expect(sim.button("Run")).to_be_enabled(timeout=LONG)
+
+
+def test_without_javascript_the_start_and_the_fixs_audit_are_shown(browser, real_site):
+    context, page, watch = new_watched_page(browser, real_site, java_script_enabled=False)
+    page.goto(real_site.at(CHAPTER))
+    root = page.locator(f"#{JUDGE}")
+    expect(root.locator("pre code")).to_contain_text('key = f"order-{job.args[\'order\']}-{uuid.uuid4()}"')
+    expect(root.locator(".judge-verdict")).to_contain_text("The chapter’s fix, judged when this page was built (seed 3): passed")
+    expect(root.locator("table tbody tr")).to_have_count(10)
+    context.close()
+    watch.check()
+
+
+def test_the_flawed_start_fails_and_tells_the_first_failures_story(judge):
+    run(judge, 3)
+    result = judge.part("result")
+    expect(result.locator(".judge-verdict")).to_have_text("Failed the audit on seed 3: 4 problems.")
+    expect(result).to_contain_text("order 6 was charged 2 times ($10 extra)")
+    expect(result).to_contain_text("The story of the first failure")
+    expect(result.locator("ol li").first).to_contain_text("worker")
+    expect(result.locator("tr.sim-bad")).to_have_count(3)
+
+
+def test_a_fix_typed_into_the_editor_passes_on_several_seeds(judge, module_page):
+    editor(judge).click()
+    module_page.keyboard.press("Control+a")
+    module_page.keyboard.press("Delete")   # the editor's own command (see the note above editor())
+    # Typed as a reader types it: the editor indents the lines after `def ...:` itself.
+    module_page.keyboard.type('@queue.handler("charge")\ndef charge(job):\n'
+                              'key = f"order-{job.args[\'order\']}"\n'
+                              'bank.charge("alice", job.args["amount"], idempotency_key=key)\n')
+    expect(judge.part("edited")).to_have_text(" (edited)")
+    expect(editor(judge).locator(".cm-line").nth(2)).to_have_text("    key = f\"order-{job.args['order']}\"")
+    for seed in (3, 4, 11):
+        run(judge, seed)
+        expect(judge.part("result").locator(".judge-verdict")).to_have_text(f"Passed the audit on seed {seed}.")
+
+
+def test_a_syntax_error_is_shown_at_its_line(judge, module_page):
+    judge.button("Reset to the starting code").click()
+    expect(judge.part("edited")).to_have_text("")
+    editor(judge).click()
+    module_page.keyboard.press("Control+End")
+    module_page.keyboard.type("def broken(:")
+    run(judge, 3)
+    expect(judge.part("reader-error")).to_contain_text("Line 7 (def broken(:): Python cannot read this line")
+    expect(judge.root.locator(".judge-error-line")).to_have_count(1)
+    expect(judge.root.locator(".judge-error-line")).to_contain_text("def broken(:")
+
+
+def test_escape_then_tab_leaves_the_editor(judge, module_page):
+    editor(judge).click()
+    module_page.keyboard.press("Tab")            # indents: the focus stays in the editor
+    assert module_page.evaluate("() => document.activeElement.classList.contains('cm-content')")
+    module_page.keyboard.press("Escape")
+    module_page.keyboard.press("Tab")
+    expect(judge.button("Run")).to_be_focused()
+
+
+def test_an_endless_loop_is_stopped_and_every_widget_still_works(judge, module_page):
+    payments = Sim(module_page, "payments").start()
+    for _ in range(3):
+        payments.button("Step").click()
+    expect(payments.part("time")).not_to_have_text("0 s", timeout=LONG)
+    before = payments.part("time").inner_text(), payments.part("log").inner_text()
+
+    judge.root.scroll_into_view_if_needed()
+    judge.button("Reset to the starting code").click()
+    editor(judge).click()
+    module_page.keyboard.press("Control+a")
+    module_page.keyboard.press("Delete")
+    module_page.keyboard.type("total = sum(range(10**12))\n")
+    judge.button("Run").click()
+    expect(judge.part("result")).to_contain_text("ran for more than 8 s without finishing", timeout=LONG)
+    judge.wait("ready", timeout=LONG)
+    payments.wait("ready", timeout=LONG)
+    expect(payments.part("message")).to_contain_text("rebuilt where it was", timeout=LONG)
+    assert payments.part("time").inner_text() == before[0]
+    payments.button("Step").click()
+    expect(payments.part("time")).not_to_have_text(before[0], timeout=LONG)
+
+    judge.button("Show the chapter’s fix").click()
+    run(judge, 5)
+    expect(judge.part("result").locator(".judge-verdict")).to_have_text("Passed the audit on seed 5.")
+
+
+def test_axe_finds_nothing_on_the_chapter(judge, module_page):
+    judge.root.scroll_into_view_if_needed()
+    assert axe_violations(module_page) == []
