@@ -15,6 +15,12 @@ step        live-queue's step() in Pyodide in Chromium over CPython, on the same
             (goal: at most 2)
 smoothness  main-thread long tasks (over 50 ms) while a live-queue plays for 10 seconds: chapter
             9's (3 workers, 60 jobs, crashes) at 1x, and 16 workers with 1,000 jobs at 10x (goal: none)
+rows        issue 19: chapter 3's live queue opened by a link with each run of the table below, playing
+            for 10 s: main-thread long tasks (goal: none) and frames/s (goal: at least 55), where the
+            main thread's time went (Chrome's own metrics: script, style, layout, all tasks) and the
+            virtual seconds reached; beside each, what one frame costs Python (run on by speed/60 s,
+            snapshot(), json.dumps()) in Pyodide in Chromium over CPython, and the reply's size. Then
+            a sampling profile of the main thread for the largest run at 10x: its top functions
 weight      bytes a chapter page transfers before any interaction (goal: under 60 KB), as served
             here (no compression) and gzipped (as GitHub Pages serves it)
 
@@ -92,7 +98,13 @@ ARRIVE = """async ({ id, speed }) => {   // scroll down at `speed` px/s to the w
   await drawn;
   return { ms: performance.now() - arrived, found };
 }"""
-SECTIONS = ("ready", "arrival", "unreached", "step", "smoothness", "weight")
+SECTIONS = ("ready", "arrival", "unreached", "step", "smoothness", "rows", "weight")
+# issue 19's runs: (workers, jobs, speed) on chapter 3's live queue (jobs of 0.5 s), then the largest
+# at every other speed the widget offers
+SPEEDS = ("0.25", "0.5", "1", "2", "5", "10", "50")
+ROWS = [(1, 10, "50"), (16, 1000, "10"), (64, 5000, "10"), (64, 5000, "50")] + \
+       [(64, 5000, speed) for speed in SPEEDS if speed not in ("10", "50")]
+METRICS = ("ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskDuration")
 VIEWPORT = {"width": 1280, "height": 900}
 STEPS = 1000   # live-queue steps timed together (16 workers, 1,000 jobs, as core_scenarios)
 CHAPTERS_WITH_SIMS = ("03-the-queue.html", "04-the-worker.html", "05-leases.html", "06-retry.html",
@@ -217,7 +229,9 @@ def cpython_step_seconds() -> float:
     return step_timing.seconds_per_step(core_scenarios.LiveQueue, STEPS)
 
 
-def smoothness(browser, url: str, page_name: str, query: str, speed: str) -> dict:
+def smoothness(browser, url: str, page_name: str, query: str, speed: str, profile: bool = False) -> dict:
+    """Play for 10 s: long tasks, frames/s, virtual seconds reached, Chrome's metrics of where the
+    main thread's time went (seconds) and, if `profile`, its top functions by self time (ms)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(SAVE_DATA)
     page = context.new_page()
@@ -229,15 +243,56 @@ def smoothness(browser, url: str, page_name: str, query: str, speed: str) -> dic
     page.wait_for_selector(f'#{sim_id}[data-state="ready"]', timeout=180_000)
     root.locator('[data-control="speed"]').select_option(speed)
     start_time = float(root.locator('[data-part="time"]').inner_text().split()[0])
+    cdp = context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    if profile:
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.start")
+    before = metrics(cdp)
     page.evaluate(LONG_TASKS)
     root.get_by_role("button", name="Play", exact=True).click()
     page.wait_for_timeout(10_000)
-    root.get_by_role("button", name="Pause", exact=True).click()
-    long_tasks = page.evaluate("() => window.__long")
     frames = page.evaluate("() => window.__frames")
+    long_tasks = page.evaluate("() => window.__long")
+    spent = {name: value - before[name] for name, value in metrics(cdp).items()}
+    top = top_functions(cdp.send("Profiler.stop")["profile"]) if profile else []
+    root.get_by_role("button", name="Pause", exact=True).click()
     end_time = float(root.locator('[data-part="time"]').inner_text().split()[0])
     context.close()
-    return {"long": long_tasks, "fps": frames / 10, "virtual": end_time - start_time}
+    return {"long": long_tasks, "fps": frames / 10, "virtual": end_time - start_time, "spent": spent, "top": top}
+
+
+def metrics(cdp) -> dict:
+    return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] in METRICS}
+
+
+def top_functions(profile: dict, count: int = 8) -> list:
+    """[(ms of self time, "function file:line")], the most first, leaving out idle time."""
+    import collections
+    nodes = {node["id"]: node["callFrame"] for node in profile["nodes"]}
+    spent = collections.Counter()
+    for node, delta in zip(profile["samples"], profile["timeDeltas"]):
+        frame = nodes[node]
+        where = frame["url"].split("/")[-1].split("?")[0]
+        spent[f"{frame['functionName'] or '(anonymous)'} {where}:{frame['lineNumber'] + 1}".strip(" :0")] += delta
+    spent.pop("(idle)", None)
+    return [(ms / 1000, name) for name, ms in spent.most_common(count)]
+
+
+def python_frame_costs(browser, url: str, bundle: str) -> list:
+    """[(CPython s, Pyodide s, reply bytes)] for one frame of each of ROWS (bench/step_timing.py)."""
+    import json
+    import core_scenarios
+    import step_timing
+    rows = [[workers, jobs, float(speed), 0.5] for workers, jobs, speed in ROWS]
+    cpython = step_timing.frame_costs(core_scenarios.LiveQueue, rows)
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{url}bench/step.html?bundle=../{bundle}&rows={json.dumps(rows)}")
+    page.wait_for_selector('#result[data-state="ready"]', state="attached", timeout=600_000)
+    pyodide = json.loads(page.get_attribute("#result", "data-seconds"))
+    context.close()
+    return [(c[0], p[0], p[1]) for c, p in zip(cpython, pyodide)]
 
 
 def weight(browser, url: str, page_name: str) -> dict:
@@ -334,6 +389,32 @@ def main() -> int:
                     print(f"smoothness  {label}: {len(result['long'])} long tasks (longest {longest:.0f} ms), "
                           f"{result['fps']:.0f} frames/s, {result['virtual']:.1f} virtual s in 10 s")
                 print("            (goal: no long task)\n")
+
+            if 'rows' in only:
+                import os
+                print(f"rows        issue 19, chapter 3's live queue (jobs of 0.5 s); load average "
+                      f"{' '.join(f'{n:.1f}' for n in os.getloadavg())} (2 cores: above 2 is a loaded machine)")
+                costs = python_frame_costs(browser, url, bundle)
+                print("            run                      long tasks (longest)  frames/s  virtual s | main thread s: script style layout all"
+                      " | Python ms a frame: CPython Pyodide ratio, reply KB")
+                largest = None
+                for (workers, jobs, speed), (cpython, pyodide, size) in zip(ROWS, costs):
+                    query = f"?sim-1.workers={workers}&sim-1.jobs={jobs}#sim-1"
+                    result = smoothness(browser, url, "03-the-queue.html", query, speed,
+                                        profile=(workers, jobs, speed) == (64, 5000, "10"))
+                    largest = result if result["top"] else largest
+                    spent = result["spent"]
+                    label = f"{workers} worker{'s' * (workers > 1)}, {jobs:,} jobs, {speed}x"
+                    print(f"            {label:24} {len(result['long']):4} ({max(result['long'], default=0):4.0f} ms)"
+                          f"       {result['fps']:5.1f}  {result['virtual']:7.1f}   |"
+                          f" {spent['ScriptDuration']:5.2f} {spent['RecalcStyleDuration']:5.2f} {spent['LayoutDuration']:5.2f}"
+                          f" {spent['TaskDuration']:5.2f} | {cpython * 1e3:6.2f} {pyodide * 1e3:6.2f} {pyodide / cpython:5.2f}x,"
+                          f" {size / 1000:5.1f}")
+                print("            (goals: no long task, at least 55 frames/s)")
+                if largest:
+                    print("            main thread, 64 workers, 5,000 jobs, 10x, top self time in 10 s: " +
+                          "; ".join(f"{ms:.0f} ms {name}" for ms, name in largest["top"]))
+                print(f"            load average after: {' '.join(f'{n:.1f}' for n in os.getloadavg())}\n")
 
             if 'weight' in only:
                 print("weight      before any interaction (served here / gzipped):")

@@ -23,3 +23,25 @@ def run_seconds(simulation_class, steps):
 def seconds_per_step(simulation_class, steps=1000, runs=3):
     run_seconds(simulation_class, steps)
     return statistics.median(run_seconds(simulation_class, steps) for _ in range(runs))
+
+
+def frame_cost(simulation_class, workers, jobs, speed, duration=2, frames=120, fps=60):
+    """What one animation frame of a playing live queue costs Python, as the bridge spends it:
+    run() on by speed/fps virtual seconds, snapshot(), json.dumps() of the reply. Returns
+    (median seconds per frame, median bytes of the reply), over `frames` frames after 10 uncounted."""
+    import json
+    sim = simulation_class({"workers": workers, "jobs": jobs, "lease": 5, "duration": duration}, seed=0)
+    times, sizes = [], []
+    for frame in range(frames + 10):
+        started = time.perf_counter()
+        sim.run(sim.clock.now + speed / fps)
+        reply = json.dumps({"ok": True, "snapshot": sim.snapshot()})
+        if frame >= 10:
+            times.append(time.perf_counter() - started)
+            sizes.append(len(reply))
+    return statistics.median(times), statistics.median(sizes)
+
+
+def frame_costs(simulation_class, rows):
+    """frame_cost() for each (workers, jobs, speed, duration) of `rows`: a list of [seconds, bytes]."""
+    return [list(frame_cost(simulation_class, *row)) for row in rows]

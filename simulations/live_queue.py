@@ -22,9 +22,10 @@ from collections import deque
 from dataclasses import dataclass
 
 from ._core import tinyq
-from .live_queue_view import QueueView
-from .params import ParamError, boolean, convert, integer, number, seed_param, show_number
-from .simulation import WORKER_STATES, Simulation, require_int  # noqa: F401 (tests import it here)
+from .live_queue_actions import ReaderActions
+from .live_queue_view import LEVELS, QueueView
+from .params import boolean, choice, integer, number, seed_param, show_number
+from .simulation import WORKER_STATES, Simulation  # noqa: F401 (tests import it here)
 from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
 
 CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
@@ -46,9 +47,10 @@ class Worker:
     abandoned: object = None    # the tinyq.Job it held when it died
 
 
-class LiveQueue(QueueView, Simulation):
+class LiveQueue(ReaderActions, QueueView, Simulation):
     NAME = "live-queue"
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
+    RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (live_queue_actions.py)
     MAX_RUN_STEPS = 600  # one run() call covers at most 60 virtual seconds
     PARAMS = (
         integer("workers", "Workers", 2, 1, MAX_WORKERS, "Worker processes at the start."),
@@ -63,6 +65,10 @@ class LiveQueue(QueueView, Simulation):
                "Jobs the producer adds per second, at random moments.", live=True),
         boolean("supervisor", "Restart dead workers", False,
                 "A supervisor starts a fresh process 2 s after a worker dies.", live=True),
+        choice("level", "Shows", "all", list(LEVELS),
+               "What the widget shows: `queue` keeps back what chapters 4 to 9 teach "
+               "(a chapter's embed sets it; the run is the same either way).",
+               labels={"queue": "the queue only", "all": "everything"}),
         seed_param(),
     )
     SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
@@ -220,77 +226,6 @@ class LiveQueue(QueueView, Simulation):
         else:
             self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
                       f"until its lease runs out at {at} s")
-
-    # --- the reader's actions ----------------------------------------------------------------
-    def act_enqueue(self):
-        """Add one job."""
-        self._require_room(1, "action")
-        self._enqueue(1)
-
-    def act_burst(self, count=100):
-        """Add `count` jobs at once."""
-        count = require_int("count", count, 1, MAX_JOBS)
-        self._require_room(count, "count")
-        self._enqueue(count)
-
-    def act_add_worker(self):
-        """Start one more worker."""
-        if len(self.workers) >= MAX_WORKERS:
-            raise ParamError("workers", f"at most {MAX_WORKERS} workers")
-        self.workers.append(Worker(len(self.workers) + 1))
-        self.emit(f"worker {len(self.workers)} started")
-
-    def act_kill(self, worker):
-        """Kill a worker's process at once, whatever it is doing."""
-        target = self._worker(worker)
-        if target.state == "killed":
-            raise ParamError("worker", f"worker {target.number} is already dead")
-        self._die(target, "was killed")
-
-    def act_restart(self, worker):
-        """Start a fresh process in a dead worker's place."""
-        target = self._worker(worker)
-        if target.state != "killed":
-            raise ParamError("worker", f"worker {target.number} is not dead")
-        target.state, target.restart_at, target.abandoned = "idle", None, None
-        self.emit(f"worker {target.number} restarted (a fresh process)")
-
-    def act_stall(self, worker, seconds=10):
-        """Freeze a busy worker for `seconds` (a long pause): it is slow, not dead."""
-        target = self._worker(worker)
-        if target.state not in ("claimed", "working"):
-            raise ParamError("worker", f"worker {target.number} is {target.state}, "
-                                       f"not working on a job")
-        freeze = convert(self.STALL, seconds)
-        target.until += to_ticks(freeze)
-        if target.crash_at is not None:
-            target.crash_at += to_ticks(freeze)
-        self.emit(f"worker {target.number} freezes for {show_number(freeze)} s in the middle of job "
-                  f"{target.job.id}; its lease keeps running")
-
-    def act_set(self, param, value):
-        """Change lease, duration, crash, rate or supervisor from now on."""
-        if param not in self.SETTABLE:
-            raise ParamError("param", f"can set {', '.join(self.SETTABLE)}; got {param!r}")
-        spec = next(spec for spec in self.PARAMS if spec["name"] == param)
-        self.settings[param] = convert(spec, value)
-        self.queue.lease = lease_ticks(self.settings["lease"])
-        value = self.settings[param]
-        if param == "supervisor":   # from now on: restarts on their way are kept or called off
-            for worker in self.workers:
-                if worker.state == "killed":
-                    worker.restart_at = self.ticks + RESTART_TICKS if value else None
-        shown = ("on" if value else "off") if isinstance(value, bool) else show_number(value)
-        self.emit(f"{spec['label']} is now {shown}")
-
-    def _require_room(self, count, field):
-        if self.total + count > MAX_JOBS:
-            raise ParamError(field, f"at most {MAX_JOBS:,} jobs in all; there is room for "
-                                      f"{MAX_JOBS - self.total:,} more")
-
-    def _worker(self, number_given):
-        n = require_int("worker", number_given, 1, len(self.workers))
-        return self.workers[n - 1]
 
     def _enqueue(self, count):
         first = self.total + 1

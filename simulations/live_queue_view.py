@@ -1,15 +1,42 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
 the workers' cards. A mixin of LiveQueue (live_queue.py), which holds the state it reads."""
-from .simulation import UNFINISHED_JOBS, plural
+from .params import ParamError
+from .simulation import UNFINISHED_JOBS, plural, require_int
 from .ticks import in_seconds
 
-MAX_ROWS = 100            # job rows in one snapshot
+# What an embed shows, by how far the guide has got (its `level:`): level -> the parts it keeps
+# back until a later chapter teaches them. The run is the same whatever the level (a hidden setting
+# keeps its value); the page hides a part whose name is in the snapshot's "hidden":
+#   token       the fencing token: the table's Token column and the token on a worker's card (ch. 9)
+#   stall       the Stall buttons and their "Stall for (s)" field (chapter 5)
+#   crash, supervisor           the fields "Crash chance per job" and "Restart dead workers" (ch. 6, 9)
+#   duplicate_emails, acks_refused          the figures of those names (chapters 4 and 5)
+LEVELS = {
+    "queue": ("token", "stall", "crash", "supervisor", "duplicate_emails", "acks_refused"),   # ch. 3
+    "all": (),
+}
+
+MAX_ROWS = 50             # job rows in one snapshot: a page of the table (issue 19)
 THROUGHPUT_WINDOW = 10.0  # seconds of history behind the throughput figure
 
-# The rows a snapshot shows when there are too many: running, then waiting, then finished.
-ROWS_RUNNING = "SELECT id FROM jobs WHERE status = 'running' ORDER BY id LIMIT ?"
-ROWS_QUEUED = "SELECT id FROM jobs WHERE status = 'queued' ORDER BY run_at, id LIMIT ?"
-ROWS_FINISHED = "SELECT id FROM jobs WHERE status IN ('done', 'dead') ORDER BY id DESC LIMIT ?"
+# The rows a snapshot shows when there are too many: running, then waiting, then finished. Each
+# status is written out, not bound as a parameter, so SQLite can answer from tinyq's partial indexes
+# (jobs_due, jobs_leased) rather than read all 5,000 rows: with 64 workers and 5,000 jobs that was
+# most of a snapshot, and a snapshot most of a frame (issue 19, bench/bench_widgets.py "rows").
+COUNT_QUEUED = "SELECT count(*) FROM jobs WHERE status = 'queued'"
+COUNT_RUNNING = "SELECT count(*) FROM jobs WHERE status = 'running'"
+ROWS_RUNNING = "SELECT id FROM jobs WHERE status = 'running'"   # from jobs_leased; sorted here
+ROWS_QUEUED = "SELECT id FROM jobs WHERE status = 'queued' ORDER BY run_at, id LIMIT ? OFFSET ?"
+ROWS_FINISHED = ("SELECT id FROM jobs WHERE status IN ('done', 'dead') ORDER BY id DESC "
+                 "LIMIT ? OFFSET ?")
+ROWS_DONE = "SELECT id FROM jobs WHERE status = 'done' ORDER BY id LIMIT ? OFFSET ?"
+ROWS_DEAD = "SELECT id FROM jobs WHERE status = 'dead' ORDER BY id LIMIT ? OFFSET ?"
+
+# Which jobs the table lists, a page of MAX_ROWS at a time, so that every job can be found:
+# name -> the words a reader chooses it by. "watch" (the first) is what a playing queue is
+# watched by: running, then the next to be claimed, then the latest finished.
+TABLE_VIEWS = {"watch": "Running, then queued", "all": "Every job, by number",
+               "queued": "Queued", "running": "Running", "done": "Done", "dead": "Dead"}
 
 
 class QueueView:
@@ -17,9 +44,11 @@ class QueueView:
     def total(self):
         return len(self.emails) - 1
 
-    def _count(self, status):
-        return self.queue.db.execute("SELECT count(*) FROM jobs WHERE status = ?",
-                                     (status,)).fetchone()[0]
+    def _counts(self):
+        """(queued, running, dead): every job is one of those or done (self.done_count)."""
+        queued = self.queue.db.execute(COUNT_QUEUED).fetchone()[0]
+        running = self.queue.db.execute(COUNT_RUNNING).fetchone()[0]
+        return queued, running, self.total - queued - running - self.done_count
 
     def _holder(self, token):
         """The worker that holds (or held, when it died) the claim with this token."""
@@ -41,10 +70,56 @@ class QueueView:
             return True
         return not self.queue.db.execute(UNFINISHED_JOBS).fetchone()[0]
 
+    def act_table(self, view="watch", page=1):
+        """Which jobs the table lists (a TABLE_VIEWS name) and which page of them, from 1. The
+        run is untouched: the page sends it, never a link (it is not one of the reader's moves)."""
+        if view not in TABLE_VIEWS:
+            raise ParamError("view", f"must be one of {', '.join(TABLE_VIEWS)}; got {view!r}")
+        self.table = (view, require_int("page", page, 1, self.MAX_JOBS))
+
+    def _table_parts(self, view):
+        """[(how many, fetch(offset, limit) -> ids)]: the view's jobs, in order, in parts."""
+        queued, running, dead = self._counts()
+        db = self.queue.db
+
+        def query(sql):
+            return lambda offset, limit: [i for i, in db.execute(sql, (limit, offset))]
+
+        def leased(offset, limit):   # at most a few hundred, from jobs_leased
+            return sorted(i for i, in db.execute(ROWS_RUNNING))[offset:offset + limit]
+
+        parts = {"running": (running, leased), "queued": (queued, query(ROWS_QUEUED)),
+                 "done": (self.done_count, query(ROWS_DONE)), "dead": (dead, query(ROWS_DEAD)),
+                 "all": (self.total, lambda offset, limit: list(
+                     range(offset + 1, min(self.total, offset + limit) + 1)))}
+        if view == "watch":
+            return [parts["running"], parts["queued"],
+                    (self.done_count + dead, query(ROWS_FINISHED))]
+        return [parts[view]]
+
+    def table_page(self):
+        """(the ids on the table's page, {view, page, pages, first, last, count, note})."""
+        view, page = getattr(self, "table", ("watch", 1))
+        parts = self._table_parts(view)
+        count = sum(n for n, _ in parts)
+        pages = max(1, -(-count // MAX_ROWS))
+        page = min(page, pages)
+        ids, offset = [], (page - 1) * MAX_ROWS
+        for n, fetch in parts:
+            if offset >= n:
+                offset -= n
+                continue
+            ids += fetch(offset, MAX_ROWS - len(ids))
+            offset = 0
+            if len(ids) >= MAX_ROWS:
+                break
+        first = (page - 1) * MAX_ROWS + 1
+        shown = f"{first:,}–{first + len(ids) - 1:,} of {plural(count, 'job')}" if ids else "no jobs"
+        return ids, {"view": view, "page": page, "pages": pages, "count": count,
+                     "views": TABLE_VIEWS, "note": f"({TABLE_VIEWS[view].lower()}: {shown})"}
+
     def job_rows(self):
-        ids = []
-        for query in (ROWS_RUNNING, ROWS_QUEUED, ROWS_FINISHED):
-            ids += [job_id for job_id, in self.queue.db.execute(query, (MAX_ROWS - len(ids),))]
+        ids, self._table_drawn = self.table_page()   # _state() sends the page's figures with it
         holders = {w.job.token: w.number for w in self.workers if w.job is not None}
         rows = []
         for job_id, status, attempts, locked_until, token in self.queue.db.execute(
@@ -57,7 +132,7 @@ class QueueView:
         return rows
 
     def stats(self):
-        queued, running = self._count("queued"), self._count("running")
+        queued, running, dead = self._counts()
         oldest = self.queue.db.execute(
             "SELECT min(run_at) FROM jobs WHERE status = 'queued'").fetchone()[0]
         while self.acked and self.acked[0] <= self.clock.now - THROUGHPUT_WINDOW:
@@ -68,7 +143,7 @@ class QueueView:
             "depth": queued,
             "running": running,
             "done": self.done_count,   # acked: a dead job is not done
-            "dead": self.total - queued - running - self.done_count,
+            "dead": dead,
             "oldest_wait": 0.0 if oldest is None else in_seconds(self.ticks - oldest),
             "throughput": round(len(self.acked) / window, 3),
             "attempts_per_job": round(self.done_attempts / self.done_count, 3)
@@ -86,7 +161,7 @@ class QueueView:
                  f"{plural(self.emails_sent, 'email')} sent")
         if self.duplicates:
             words += f" ({plural(self.duplicates, 'duplicate')})"
-        dead = self._count("dead")
+        dead = self._counts()[2]
         if dead:
             words += (f"; {plural(dead, 'job')} dead (the lease ran out on the last of "
                       f"{self.queue.max_attempts} attempts)")
@@ -113,6 +188,6 @@ class QueueView:
                             "restart_in": None if w.restart_at is None else
                             round((w.restart_at - self.ticks) / self.TICKS_PER_SECOND, 3)})
         return {"workers": workers, "stats": self.stats(), "settings": dict(self.settings),
-                "jobs_shown": min(self.total, MAX_ROWS), "stuck": self._stuck(),
+                "table": self._table_drawn, "stuck": self._stuck(),
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},
-                "stall": self.STALL}
+                "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]])}

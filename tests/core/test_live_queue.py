@@ -165,7 +165,7 @@ def test_many_jobs_show_a_bounded_table():
     sim = LiveQueue({"workers": 16, "jobs": 1000})
     sim.run(until=1)
     snap = sim.snapshot()
-    assert len(snap["jobs"]) == 100 and snap["stats"]["jobs_total"] == 1000
+    assert len(snap["jobs"]) == 50 and snap["stats"]["jobs_total"] == 1000
     assert sum(row["status"] == "running" for row in snap["jobs"]) == 16
 
 
@@ -228,3 +228,41 @@ def test_n_workers_finish_n_over_duration_jobs_a_second():
     sim.run(until=110.1)
     # the first worker acks 10 more; the new two claim at 100.2 s and ack 9 each by 110.1 s
     assert sim.snapshot()["stats"]["done"] == 100 + 10 + 2 * 9
+
+
+def test_every_job_can_be_found_a_page_at_a_time_and_the_table_leaves_the_run_alone():
+    """Issue 19: a snapshot carries one page of the table (50 rows), yet every job is on some page
+    of "every job, by number", and the pages of queued, running, done and dead share them out."""
+    sim = LiveQueue({"workers": 8, "jobs": 230, "duration": 1, "crash": 0.2, "lease": 1}, seed=3)
+    twin = LiveQueue({"workers": 8, "jobs": 230, "duration": 1, "crash": 0.2, "lease": 1}, seed=3)
+    sim.run(until=12)
+    twin.run(until=12)
+
+    def pages(view):
+        seen, page = [], 1
+        while True:
+            sim.act("table", view=view, page=page)
+            snap = sim.snapshot()
+            seen += [(row["id"], row["status"]) for row in snap["jobs"]]
+            if page >= snap["table"]["pages"]:
+                return seen, snap["table"]
+            page += 1
+
+    every, table = pages("all")
+    assert [job_id for job_id, _ in every] == list(range(1, 231)) and table["count"] == 230
+    assert table["note"] == "(every job, by number: 201–230 of 230 jobs)"
+    by_status = {}
+    for view in ("queued", "running", "done", "dead"):
+        rows, table = pages(view)
+        assert {status for _, status in rows} <= {view} and table["count"] == len(rows)
+        by_status.update(rows)
+    assert by_status == dict(every)
+    assert {"done", "queued", "running"} <= set(by_status.values())
+    sim.act("table", view="watch", page=999)                 # past the end: the last page
+    assert sim.snapshot()["table"]["page"] == sim.snapshot()["table"]["pages"]
+    with pytest.raises(ParamError, match="view: must be one of watch, all"):
+        sim.act("table", view="everything")
+    sim.run(until=20)
+    twin.run(until=20)
+    assert sim.snapshot()["stats"] == twin.snapshot()["stats"]   # looking changed nothing
+    assert sim.outcome() == twin.outcome()

@@ -98,7 +98,7 @@ def test_values_may_arrive_as_strings():
     sim = SIMULATIONS["live-queue"]({"workers": "3", "jobs": " 4 ", "lease": "2.5",
                                      "crash": "0", "supervisor": "true", "seed": "12"})
     assert sim.params == {"workers": 3, "jobs": 4, "lease": 2.5, "duration": 2.0, "crash": 0.0,
-                          "rate": 0.0, "supervisor": True, "seed": 12}
+                          "rate": 0.0, "supervisor": True, "level": "all", "seed": 12}
     assert SIMULATIONS["live-queue"]({"workers": 4.0}).params["workers"] == 4
 
 

@@ -68,9 +68,22 @@ def test_add_worker_enqueue_and_burst(sim):
     expect(sim.row(7)).to_be_visible()
     expect(status(sim, 7)).to_have_text("queued")
     sim.button("Burst of 100 jobs").click()
-    expect(sim.part("jobs-note")).to_contain_text("(showing 100 of 107")
+    expect(sim.part("jobs-note")).to_have_text("(running, then queued: 1–50 of 107 jobs)")
     expect(sim.part("depth")).to_have_text("101")
     assert "jobs 8–107 enqueued" in sim.log()
+    # Issue 19: a page of 50 rows at a time, and every job can be found (by number, or by status).
+    sim.root.get_by_label("Show").select_option(label="Every job, by number")
+    later = sim.button("Later jobs")
+    later.click()
+    expect(sim.part("jobs-note")).to_have_text("(every job, by number: 51–100 of 107 jobs)")
+    later.click()
+    expect(sim.row(107)).to_be_visible()
+    expect(later).to_be_disabled()
+    expect(sim.button("Earlier jobs")).to_be_focused()        # the focus stays among the pages
+    sim.root.get_by_label("Show").select_option(label="Queued")
+    expect(sim.part("jobs-note")).to_have_text("(queued: 1–50 of 101 jobs)")
+    expect(sim.root.locator('tbody[data-part="jobs"] tr')).to_have_count(50)
+    sim.root.get_by_label("Show").select_option(label="Running, then queued")
     points = sim.part("depth-line").get_attribute("points")
     sim.button("Step").click()
     expect(sim.part("depth-line")).not_to_have_attribute("points", points)   # the chart moved on
@@ -144,3 +157,38 @@ def test_a_stalled_worker_is_slow_not_dead_and_the_token_refuses_its_ack(sim):
     assert "job 1's lease ran out (worker 1 is still working: slow, not dead)" in log
     assert "worker 1's ack of job 1 was refused" in log
     expect(sim.root.locator('[data-stat="duplicate_emails"]')).to_have_text("1")
+
+
+LINES = "button => { const range = document.createRange(); range.selectNodeContents(button); " \
+        "return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size; }"
+
+
+def test_enter_twice_on_kill_does_not_restart_and_restart_fits_one_line(sim):
+    """Issue 23, defect 3: "Kill worker N" used to become "Restart worker N" in place, so a second
+    Enter brought the worker straight back, and the longer label wrapped in a narrow card."""
+    sim.start()
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 s")
+    sim.button("Step").click()
+    expect(worker(sim, 2)).to_have_attribute("data-state", "claimed")
+    kill = sim.button("Kill worker 2")
+    kill.focus()
+    kill.press("Enter")
+    expect(worker(sim, 2)).to_have_attribute("data-state", "killed")
+    kill.press("Enter")                                      # the same key again, on what has the focus
+    expect(sim.part("message")).to_contain_text("worker 2 is already dead")
+    expect(worker(sim, 2)).to_have_attribute("data-state", "killed")
+    assert "restarted" not in sim.log()
+    restart = sim.button("Restart worker 2")
+    expect(restart).to_be_visible()
+    assert sim.root.evaluate("root => root.contains(document.activeElement) && "
+                             "document.activeElement.textContent") == "Kill worker 2"
+    sim.page.set_viewport_size({"width": 390, "height": 844})   # the narrowest cards
+    try:
+        for button in (restart, sim.button("Kill worker 2"), sim.button("Stall worker 2")):
+            assert button.evaluate(LINES) == 1, f"{button.inner_text()!r} wraps"
+    finally:
+        sim.page.set_viewport_size({"width": 1280, "height": 720})
+    restart.click()
+    expect(worker(sim, 2)).not_to_have_attribute("data-state", "killed")
+    expect(sim.button("Restart worker 2")).to_be_hidden()

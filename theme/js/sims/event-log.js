@@ -20,6 +20,14 @@ export class EventLog {
     box.addEventListener("scroll", () => {
       this.follow = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
     }, { passive: true });
+    // Follow the newest entry once the browser has laid the list out for the frame anyway (a
+    // ResizeObserver runs after layout), never by asking for a layout of our own: that forced
+    // layout was most of a frame with 64 workers (issue 19, bench/bench_widgets.py "rows").
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => {
+        if (this.follow) box.scrollTop = box.scrollHeight;
+      }).observe(this.list);
+    }
   }
 
   /** Add the events of one snapshot: [{time, text}], and how many older ones were dropped. */
@@ -43,7 +51,7 @@ export class EventLog {
   append(items) {
     this.list.append(...items);
     while (this.list.childElementCount > KEEP) this.list.firstElementChild.remove();
-    if (this.follow && !this.scrollPending) {
+    if (this.follow && !this.scrollPending && typeof ResizeObserver !== "function") {
       this.scrollPending = true;   // once per frame, when the browser lays out anyway
       requestAnimationFrame(() => {
         this.scrollPending = false;

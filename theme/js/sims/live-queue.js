@@ -1,5 +1,5 @@
 // live-queue's widget: workers as cards (state, job, lease bar, "Kill worker N", "Stall worker
-// N"), the jobs table, "Add worker", "Enqueue job", a burst, how long a stall lasts, and two
+// N", and "Restart worker N" once it is dead), the jobs table, "Add worker", "Enqueue job", a burst, how long a stall lasts, and two
 // small charts over the last minute of virtual time: queue depth and the age of the oldest
 // waiting job. Snapshot keys: docs/simulations.md, "live-queue".
 
@@ -21,6 +21,20 @@ export default class LiveQueueWidget extends Widget {
     this.workerList = this.part("workers");
     this.depth = new Sparkline(this.part("depth-line"));
     this.age = new Sparkline(this.part("age-line"));
+    const view = this.part("table-view");
+    view.addEventListener("change", () => this.showTable(view.value, 1));
+  }
+
+  /** List other jobs in the table (a view of simulations/live_queue_view.py's TABLE_VIEWS, and a
+      page of it): the run is untouched, and a link does not record it. */
+  showTable(view, page) {
+    return this.afterRequests(async () => {
+      const reply = await this.python.call({ op: "act", id: this.id, name: "table", args: { view, page } });
+      if (!reply.ok) return this.bug(reply);
+      this.drawnAt.jobs = 0;   // drawn now, even while playing
+      this.apply(reply.snapshot);
+      this.announce(`Jobs ${reply.snapshot.table.note.replace(/^\(|\)$/g, "")}.`);
+    });
   }
 
   restarted() {
@@ -29,7 +43,11 @@ export default class LiveQueueWidget extends Widget {
   }
 
   onAction(name, button) {
-    if (name === "kill" && button.dataset.mode === "restart") name = "restart";
+    if (name === "table-page") {
+      const table = this.snapshot.table;
+      this.showTable(table.view, table.page + Number(button.dataset.step));
+      return;
+    }
     if (name === "stall") {   // how long: the stall field (the simulation checks its range)
       this.act(name, { worker: button.dataset.worker, seconds: this.part("stall-seconds").value.trim() });
       return;
@@ -38,6 +56,7 @@ export default class LiveQueueWidget extends Widget {
   }
 
   draw(s) {
+    this.drawLevel(s);
     this.drawWorkers(s);
     this.drawJobs(s);
     this.drawNumbers(s);
@@ -46,6 +65,22 @@ export default class LiveQueueWidget extends Widget {
     const burst = this.button("burst");
     burst.disabled = !this.ready || s.room.jobs < Number(burst.dataset.count);
     this.part("stall-seconds").disabled = !this.ready;
+    const view = this.part("table-view");
+    if (view.value !== s.table.view) view.value = s.table.view;
+    view.disabled = !this.ready;
+    for (const pager of this.body.querySelectorAll('[data-action="table-page"]')) {
+      const to = s.table.page + Number(pager.dataset.step);
+      pager.disabled = !this.ready || to < 1 || to > s.table.pages;
+    }
+  }
+
+  /** Hide the parts the embed's level keeps back (the snapshot's "hidden", decided in Python). */
+  drawLevel(s) {
+    const hidden = s.hidden.join(" ");
+    if (this.body.dataset.hidden === hidden && this.drawnLevel) return;
+    this.drawnLevel = true;
+    this.body.dataset.hidden = hidden;
+    for (const node of this.body.querySelectorAll("[data-topic]")) node.hidden = s.hidden.includes(node.dataset.topic);
   }
 
   drawWorkers(s) {
@@ -67,13 +102,14 @@ export default class LiveQueueWidget extends Widget {
         if (w.abandoned !== null && leases.has(w.abandoned)) left = leases.get(w.abandoned);
       } else if (w.job !== null) {
         const phase = w.phase_left !== null ? `, ${seconds(w.phase_left)} s left in this step` : "";
-        job = `Job ${w.job}, token ${w.token}${phase}`;
+        job = `Job ${w.job}${s.hidden.includes("token") ? "" : `, token ${w.token}`}${phase}`;
         if (leases.has(w.job)) left = leases.get(w.job);
       }
       setText(card.querySelector(".lq-worker-job"), job);
       const fill = card.querySelector(".lq-lease-fill");
       const fraction = left === null ? 0 : Math.max(0, Math.min(1, left / lease));
-      fill.style.inlineSize = `${(fraction * 100).toFixed(1)}%`;
+      const scale = `scaleX(${fraction.toFixed(3)})`;
+      if (fill.style.transform !== scale) fill.style.transform = scale;
       setAttr(fill, "data-low", left !== null && left <= Math.min(1, lease / 4) ? "true" : null);
       let words = "No lease";
       if (left !== null) {
@@ -81,12 +117,14 @@ export default class LiveQueueWidget extends Widget {
         words = left > 0 ? `${whose}: ${seconds(left)} s left` : `${whose} ran out`;
       }
       setText(card.querySelector(".lq-lease-text"), words);
-      const button = card.querySelector('[data-action="kill"]');
+      // Kill and Restart are two buttons in two places (issue 23, defect 3): a dead worker's Kill
+      // keeps the focus and says no (aria-disabled: pressed again, the simulation refuses it in
+      // words), and Restart shows below Stall (its room is kept, so nothing moves).
       const dead = w.state === "killed";
-      setText(button, `${dead ? "Restart" : "Kill"} worker ${w.id}`);
-      setAttr(button, "data-mode", dead ? "restart" : null);
-      button.classList.toggle("sim-danger", !dead);
-      button.disabled = !this.ready;
+      const kill = card.querySelector('[data-action="kill"]');
+      kill.disabled = !this.ready;
+      setAttr(kill, "aria-disabled", dead ? "true" : null);
+      card.querySelector('[data-action="restart"]').disabled = !this.ready || !dead;
       // only a worker in the middle of a job can stall (freeze, alive but slow)
       card.querySelector('[data-action="stall"]').disabled = !this.ready || !(w.state === "claimed" || w.state === "working");
     });
@@ -101,8 +139,11 @@ export default class LiveQueueWidget extends Widget {
       el("p", { class: "lq-lease-text" }, "No lease"),
       el("button", { type: "button", class: "sim-button sim-danger", dataset: { action: "kill", worker: number } },
         `Kill worker ${number}`),
-      el("button", { type: "button", class: "sim-button", dataset: { action: "stall", worker: number } },
-        `Stall worker ${number}`));
+      el("button", { type: "button", class: "sim-button", dataset: { action: "stall", worker: number, topic: "stall" },
+                     hidden: this.body.dataset.hidden.split(" ").includes("stall") },
+        `Stall worker ${number}`),
+      el("button", { type: "button", class: "sim-button lq-restart", dataset: { action: "restart", worker: number } },
+        `Restart worker ${number}`));
   }
 
   drawJobs(s) {
@@ -112,13 +153,11 @@ export default class LiveQueueWidget extends Widget {
       String(job.attempts),
       job.lease_left === null ? DASH : seconds(job.lease_left),
       job.worker === null ? DASH : String(job.worker),
-      job.token === null ? DASH : String(job.token),
+      { text: job.token === null ? DASH : String(job.token), className: "lq-token" },
       { text: String(job.emails), className: job.emails > 1 ? "sim-bad" : "" },
     ]);
     this.part("jobs-empty").hidden = s.jobs.length > 0;
-    const total = s.stats.jobs_total;
-    setText(this.part("jobs-note"), total > s.jobs_shown
-      ? `(showing ${s.jobs_shown} of ${thousands(total)}: running first, then the next to be claimed)` : "");
+    setText(this.part("jobs-note"), s.table.pages > 1 || s.table.view !== "watch" ? s.table.note : "");
   }
 
   drawNumbers(s) {
