@@ -71,7 +71,7 @@ def test_a_fix_typed_into_the_editor_passes_on_several_seeds(judge, module_page)
                               'bank.charge("alice", job.args["amount"], idempotency_key=key)\n')
     expect(judge.part("edited")).to_have_text(" (edited)")
     expect(editor(judge).locator(".cm-line").nth(2)).to_have_text("    key = f\"order-{job.args['order']}\"")
-    for seed in (3, 4, 11):
+    for seed in (0, 3, 4, 7, 11, 20, 99):
         run(judge, seed)
         expect(judge.part("result").locator(".judge-verdict")).to_have_text(f"Passed the audit on seed {seed}.")
 
@@ -122,6 +122,39 @@ def test_an_endless_loop_is_stopped_and_every_widget_still_works(judge, module_p
     judge.button("Show the chapter’s fix").click()
     run(judge, 5)
     expect(judge.part("result").locator(".judge-verdict")).to_have_text("Passed the audit on seed 5.")
+
+
+def test_a_link_carries_the_code_and_its_seed_and_runs_nothing_until_run(judge, module_page, browser, real_site):
+    judge.root.scroll_into_view_if_needed()
+    judge.button("Show the chapter’s fix").click()
+    judge.field("Seed").fill("5")
+    judge.button("Copy link to this code").click()
+    expect(judge.part("link-status")).to_contain_text("it carries your code and seed 5")
+    link = module_page.url
+    assert f"{JUDGE}.code=" in link and f"{JUDGE}.seed=5" in link
+    fixed = judge.part("fixed-code").evaluate("template => template.content.textContent")
+
+    context, page, watch = new_watched_page(browser, real_site)
+    page.goto(real_site.at(CHAPTER) + f"?{JUDGE}.code=not*base64")          # damaged: refused in words
+    broken = Sim(page, id=JUDGE).start()
+    expect(broken.part("message")).to_contain_text("could not be used: its code is not in the form", timeout=LONG)
+    expect(broken.part("edited")).to_have_text("")
+
+    page.goto(link)                     # its #sim-charge-handler scrolls there: the widget starts itself
+    again = Sim(page, id=JUDGE)
+    again.root.scroll_into_view_if_needed()
+    expect(editor(again)).to_be_visible(timeout=LONG)
+    expect(again.part("link-status")).to_have_text("This code came from a link. Nothing has run: press Run to judge it.")
+    shown = editor(again).evaluate("content => Array.from(content.querySelectorAll('.cm-line'), (line) => line.textContent).join('\\n')")
+    assert shown.rstrip("\n") == fixed.rstrip("\n")
+    expect(again.field("Seed")).to_have_value("5")
+    expect(again.part("edited")).to_have_text(" (edited)")
+    again.wait("ready", timeout=LONG)
+    expect(again.part("result")).to_contain_text("judged when this page was built")    # nothing ran
+    run(again, 5)
+    expect(again.part("result").locator(".judge-verdict")).to_have_text("Passed the audit on seed 5.")
+    context.close()
+    watch.check()
 
 
 def test_axe_finds_nothing_on_the_chapter(judge, module_page):

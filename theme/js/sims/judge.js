@@ -9,6 +9,7 @@
 // budget cannot see) ends the worker: python.js starts a fresh one and every other widget on the
 // page rebuilds itself (rebuild.js). Same contract as the other widgets: data-state on the root.
 
+import { codeLinkURL, packCode, readCodeLink, unpackCode } from "./code-link.js";
 import { el, setText, thousands } from "./dom.js";
 
 export const WALL_SECONDS = 8;   // real seconds: a judged run here takes well under one
@@ -31,6 +32,7 @@ export default class JudgeWidget {
     this.storageKey = `judge:${location.pathname}#${this.id}`;
     this.running = false;
     this.editor = null;
+    this.linked = readCodeLink(location.search, this.id);
     this.editorLoaded = this.loadEditor();
     this.body.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-action]");
@@ -39,6 +41,7 @@ export default class JudgeWidget {
       if (action === "run") this.run();
       else if (action === "reset") this.useCode(this.startCode, "Back to the starting code.");
       else if (action === "fix") this.useCode(this.fixedCode, "This is the chapter’s fix. Press Run to judge it.");
+      else if (action === "link") this.copyLink();
       else if (action === "retry") this.retry();
     });
     this.part("seed").addEventListener("keydown", (event) => {
@@ -62,9 +65,9 @@ export default class JudgeWidget {
     this.root.dataset.state = state;
     const ready = state === "ready" && !this.running;
     for (const control of this.body.querySelectorAll(".judge-controls button, .judge-controls input")) {
-      control.disabled = !ready && control.dataset.action !== "reset" && control.dataset.action !== "fix";
+      control.disabled = !ready && !["reset", "fix", "link"].includes(control.dataset.action);
     }
-    for (const action of ["reset", "fix"]) this.body.querySelector(`[data-action="${action}"]`).disabled = !this.editor;
+    for (const action of ["reset", "fix", "link"]) this.body.querySelector(`[data-action="${action}"]`).disabled = !this.editor;
   }
 
   say(text) {
@@ -79,9 +82,10 @@ export default class JudgeWidget {
     try {
       const { makeEditor } = await import(editorURL);
       const saved = readSaved(this.storageKey);
+      const linked = await this.linkedCode();
       const host = this.part("editor");
       host.replaceChildren();
-      this.editor = makeEditor(host, saved ?? this.startCode, {
+      this.editor = makeEditor(host, linked ?? saved ?? this.startCode, {
         language: this.language, labelledBy: `${this.id}-code-label`, describedBy: `${this.id}-code-help`,
         onChange: () => this.edited(),
       });
@@ -90,6 +94,44 @@ export default class JudgeWidget {
     } catch (error) {
       this.say(`The editor could not load (${error.message}), so the code cannot be changed here. Reload the page to try again.`);
     }
+  }
+
+  /** The code the page's link carries, or null (and the reason said) when there is none to use.
+   *  Nothing runs: the reader presses Run. The reader's own saved version stays saved until they
+   *  type in this one. */
+  async linkedCode() {
+    const link = this.linked;
+    if (!link) return null;
+    let code = null;
+    try {
+      if (link.problem) throw new Error(link.problem);
+      code = await unpackCode(link.packed);
+    } catch (error) {
+      this.say(`This page’s link could not be used: ${error.message}. The editor holds your own version.`);
+      return null;
+    }
+    if (link.seed !== null) this.part("seed").value = link.seed;
+    setText(this.part("link-status"), "This code came from a link. Nothing has run: press Run to judge it.");
+    return code;
+  }
+
+  /** Put the code and the seed in the page's address and copy it, for someone else to open. */
+  async copyLink() {
+    if (!this.editor) return;
+    const status = this.part("link-status");
+    const seed = this.seed() ?? 0;
+    const url = codeLinkURL(location, this.id, await packCode(this.editor.text), seed);
+    history.replaceState(history.state, "", url.href);
+    let copied = true;
+    try {
+      await navigator.clipboard.writeText(url.href);
+    } catch (error) {
+      copied = false;
+    }
+    const words = `${copied ? "Link copied" : "The link is in the address bar (this browser did not let the page copy it)"}: ` +
+                  `it carries your code and seed ${seed}. Opening it shows the code and runs nothing until Run is pressed.`;
+    setText(status, words);
+    this.announce(words);
   }
 
   /** The reader typed: keep the text in this browser, and say that it is theirs. */
