@@ -1,6 +1,9 @@
 """live-queue: a producer and a crew of workers sharing one tinyq queue, on virtual time.
 
-Each step is 0.1 virtual seconds. A worker is a small state machine; one job takes
+Each step is 0.1 virtual seconds: the world's next tick is the one entry on the simulation's
+agenda (simulation.py), and the clock moves only when it is popped, as in every simulation. Inside
+a tick the producer adds its arrivals and the workers move in worker order, so a run replays
+exactly. A worker is a small state machine; one job takes
 `duration` seconds from claim to ack:
 
     idle --claim--> claimed (0.1 s) --> working (duration - 0.2 s) --> acking (0.1 s) --> idle
@@ -25,7 +28,7 @@ from ._core import tinyq
 from .live_queue_actions import ReaderActions
 from .live_queue_view import LEVELS, QueueView
 from .params import boolean, choice, integer, number, seed_param, show_number
-from .simulation import WORKER_STATES, Simulation  # noqa: F401 (tests import it here)
+from .simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
 from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
 
 CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
@@ -78,6 +81,8 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
 
     def _start(self):
         self.ticks = 0
+        self.agenda = Agenda(self.clock)    # the world's next tick, 0.1 s on (simulation.py)
+        self.agenda.schedule(1 / TICKS_PER_SECOND, "world", None)
         self.settings = {name: self.params[name] for name in self.SETTABLE}
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
                                  clock=TickClock(self), rng=self.rng)
@@ -95,15 +100,17 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
     # --- the world moving on -------------------------------------------------------------
     def _step(self):
         before = self.ticks
+        self.agenda.pop()                   # the clock moves to this tick
         self.ticks += 1
-        self.clock.now = self.ticks / TICKS_PER_SECOND
+        self.clock.now = self.ticks / TICKS_PER_SECOND   # the very float every tick had before
+        self.agenda.schedule((self.ticks + 1) / TICKS_PER_SECOND, "world", None)
         self._produce()
         self._report_expired_leases(before)
         for worker in self.workers:
             self._advance(worker)
 
     def next_time(self):
-        return (self.ticks + 1) / TICKS_PER_SECOND
+        return self.agenda.peek()
 
     def _produce(self):
         rate = self.settings["rate"]
