@@ -7,11 +7,14 @@ from playwright.sync_api import expect
 
 
 
-def _text_before(page, selector):
-    """The paragraph just before the first embed matching `selector` (its stage, if it has one)."""
+def _text_before(page, selector, paragraphs=3):
+    """The last `paragraphs` paragraphs before the first embed matching `selector` (its stage, if
+    it has one), up to the heading above: what a reader reads just before using it."""
     return page.locator(selector).first.evaluate(
-        "(sim) => { let e = (sim.closest('.sim-stage') || sim).previousElementSibling;"
-        " while (e && e.tagName !== 'P') e = e.previousElementSibling; return e ? e.textContent : ''; }")
+        "(sim, wanted) => { const found = []; let e = (sim.closest('.sim-stage') || sim).previousElementSibling;"
+        " while (e && found.length < wanted && !/^H[1-6]$/.test(e.tagName)) {"
+        "   if (e.tagName === 'P') found.unshift(e.textContent); e = e.previousElementSibling; }"
+        " return found.join(' '); }", paragraphs)
 
 
 def test_the_text_says_how_to_see_what_takes_long_or_goes_fast(real_page, real_site):

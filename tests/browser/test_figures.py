@@ -1,6 +1,7 @@
 """A figure (content/figures/, shown as an <img>) is drawn in the reader's colours: chapter 10's
 scaling chart has a light background in the light theme and a dark one in the dark theme, whether
 the theme comes from the system or from the site's toggle."""
+import re
 import struct
 import zlib
 
@@ -30,12 +31,10 @@ def _chart(page, site):
     page.goto(site.at("10-the-real-world.html"))
     figure = page.locator("figure.figure img[src='figures/scaling.svg']")
     figure.scroll_into_view_if_needed()
-    expect(figure).to_have_attribute("alt", "Two line charts against 1 to 32 worker processes. On the left, "
-                                     "jobs finished per second: SQLite's line stays low and flat, between "
-                                     "about 10 and 24; PostgreSQL's starts lower, at 6, and climbs at every "
-                                     "step to 121 with 32 workers. On the right, the median claim time: "
-                                     "SQLite's wanders between about 6 and 41 milliseconds, PostgreSQL's "
-                                     "between 30 and 128. The table after the chart gives every number.")
+    # The chapter's text alternative, whole (its wording is the chapter's to change).
+    expect(figure).to_have_attribute("alt", re.compile(r"^Two line charts against 1 to 32 worker processes\. "
+                                                       r".*PostgreSQL's starts lower, at 6, .*"
+                                                       r"The table after the chart gives every number\.$"))
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=figure.element_handle())
     return figure
 
