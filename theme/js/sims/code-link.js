@@ -9,6 +9,8 @@
 // strictly: a key it does not know, a seed that is not a whole number, or code that does not
 // unpack rejects it, and the widget says why and keeps the reader's own version.
 
+import { linkEntries } from "./permalink.js";
+
 export const MAX_PACKED = 24_000;   // characters of base64url: far above any exercise's code
 export const MAX_CODE = 20_000;     // characters of code, once unpacked
 const PACKED = /^[A-Za-z0-9_-]+$/;
@@ -20,15 +22,9 @@ const SEED = /^\d{1,10}$/;
  * else {packed, seed} (seed a string of digits, or null when the link names none).
  */
 export function readCodeLink(search, id) {
-  let query;
-  try {
-    query = new URLSearchParams(search);
-  } catch (error) {
-    return null;
-  }
+  const mine = linkEntries(search, id);
+  if (!mine) return null;
   const prefix = `${id}.`;
-  const mine = [...query.entries()].filter(([key]) => key.startsWith(prefix));
-  if (!mine.length) return null;
   let packed = null;
   let seed = null;
   for (const [key, value] of mine) {

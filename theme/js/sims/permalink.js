@@ -26,15 +26,9 @@ const NTH = /^\d{1,5}$/;
  * strings, seed included).
  */
 export function readLink(search, id, paramNames, vocabulary) {
-  let query;
-  try {
-    query = new URLSearchParams(search);
-  } catch (error) {
-    return null;
-  }
+  const mine = linkEntries(search, id);
+  if (!mine) return null;
   const prefix = `${id}.`;
-  const mine = [...query.entries()].filter(([key]) => key.startsWith(prefix));
-  if (!mine.length) return null;
   const params = {};
   let time = null;
   let actions = [];
@@ -67,6 +61,19 @@ export function readLink(search, id, paramNames, vocabulary) {
   }
   if (moment === null && nth) return { problem: "it names a step of a moment but not the moment" };
   return { params, time, actions, moment: moment === null ? null : { time: moment, nth } };
+}
+
+/** The [key, value] pairs of `search` whose keys start with `id` and a dot, or null when none do
+ *  (or the search cannot be read). Shared with code-link.js. */
+export function linkEntries(search, id) {
+  let query;
+  try {
+    query = new URLSearchParams(search);
+  } catch (error) {
+    return null;
+  }
+  const mine = [...query.entries()].filter(([key]) => key.startsWith(`${id}.`));
+  return mine.length ? mine : null;
 }
 
 function readActions(text, vocabulary) {
