@@ -9,8 +9,10 @@ Python's words, never from a copy in JavaScript (theme/js/sims/timetravel.js).
                           which a link records (Timeline.position_at(moment, nth) finds it again)
         words             the slider's value text: "4.2 s, of 9.5 s so far" (the race counts
                           statements: "3 statements, of 12 statements so far")
-        marks             the reader's actions on this branch, the first MAX_MARKS:
-                          [{at, time (seconds, when taken), action, args, words}]
+        marks             the reader's actions on this branch, the first MAX_MARKS + 1 (one
+                          more than a link holds, so the page sees when a link cannot hold
+                          them all): [{at, time (seconds, when taken), action, args, words}]
+        acts              how many actions the branch has in all
         kept              whether a run is kept to compare with (keep(), compare())
     }
 """
@@ -63,9 +65,10 @@ def picture(line):
     snapshot = line.sim.snapshot()   # not line.snapshot(): crash-timing has a "timeline" of its own
     moment, nth = line.moment()
     moment, end = round(moment, 3), round(line.times[len(line.moves)], 3)
-    marks = []
+    marks, acts = [], 0
     for at, move in enumerate(line.moves):
-        if move[0] == "act" and len(marks) < MAX_MARKS:
+        acts += move[0] == "act"
+        if move[0] == "act" and len(marks) <= MAX_MARKS:
             when = round(line.times[at], 3)
             marks.append({"at": at + 1, "time": when, "action": move[1], "args": move[2],
                           "words": f"{action_words(line.kind, move[1], move[2])} at "
@@ -74,7 +77,7 @@ def picture(line):
         "at": line.at, "length": len(line.moves), "end": end, "moment": moment, "nth": nth,
         "kept": getattr(line, "kept", None) is not None,
         "words": f"{words(line.kind, moment)}, of {words(line.kind, end)} so far",
-        "marks": marks}
+        "marks": marks, "acts": acts}
     return snapshot
 
 

@@ -58,9 +58,10 @@ export class LinkReplay {
     }
     // A link holds a limited number of actions: a longer run is linked up to the last one that
     // fits, and the reader is told (the opened link shows exactly that part of the run).
-    const partial = link.kept < link.total;
+    const total = line ? line.acts : link.total;   // the marks stop one past what a link holds
+    const partial = link.kept < total;
     setText(status, partial
-      ? `This run has ${thousands(link.total)} actions, more than a link holds: the link replays the first ` +
+      ? `This run has ${thousands(total)} actions, more than a link holds: the link replays the first ` +
         `${link.kept}, up to ${seconds(link.time)} s, and stops there. ${where}`
       : where.replace("The link is", "The link to this run is"));
     clearTimeout(this.linkTimer);

@@ -147,16 +147,18 @@ export class TimeTravel {
     this.actions = line.marks.filter((mark) => Object.hasOwn(vocabulary, mark.action))
       .map((mark) => ({ time: mark.time, name: mark.action, args: mark.args }));
     const last = line.marks.at(-1);   // redrawn only when the marks change, not every frame
-    const key = last ? `${line.marks.length}:${last.at}:${last.words}` : "";
-    if (key !== this.marksShown) this.showMarks(line.marks, key);
+    const key = last ? `${line.acts}:${line.marks.length}:${last.at}:${last.words}` : "";
+    if (key !== this.marksShown) this.showMarks(line.marks, key, line.acts);
   }
 
-  showMarks(marks, key) {
+  showMarks(marks, key, acts = marks.length) {
     this.marksShown = key;
     this.part("mark-list")?.replaceChildren(...marks.map((mark) =>
       el("option", { value: mark.at, label: mark.words })));
     const latest = marks.slice(-SHOWN_MARKS).map((mark) => mark.words).join("; ");
-    const more = marks.length > SHOWN_MARKS ? ` (the latest ${SHOWN_MARKS} of ${thousands(marks.length)})` : "";
+    const more = acts > marks.length
+      ? ` (${thousands(acts)} actions; the first ${thousands(marks.length)} are marked, the last ${SHOWN_MARKS} of those listed)`
+      : marks.length > SHOWN_MARKS ? ` (the latest ${SHOWN_MARKS} of ${thousands(marks.length)})` : "";
     setText(this.part("marks"), marks.length ? `Marked on the timeline${more}: ${latest}.` : "Your actions will be marked on the timeline.");
   }
 }
