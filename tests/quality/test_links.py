@@ -34,7 +34,16 @@ def test_code_downloads_serve_the_file(crawls, site):
     assert downloads, "no page links to an exercise file"
     for url in downloads:
         relative = url[len(site.sub):]
-        assert crawl.bodies.get(url) == (ROOT / relative).read_bytes(), f"{url} does not serve {relative}"
+        expected = (ROOT / relative).read_bytes()
+        if relative == "code/check_output.py":   # the site's copy carries the transcripts (build.py)
+            served = crawl.bodies.get(url, b"").split(b"\n")
+            lines = expected.split(b"\n")
+            changed = [i for i, (a, b) in enumerate(zip(lines, served)) if a != b]
+            assert len(served) == len(lines) and len(changed) == 1, f"{url} does not serve {relative}"
+            assert lines[changed[0]] == b"EMBEDDED = None"
+            assert served[changed[0]].startswith(b"EMBEDDED = json.loads(")
+            continue
+        assert crawl.bodies.get(url) == expected, f"{url} does not serve {relative}"
 
 
 def test_the_control_fixture_passes(crawls):
