@@ -8,6 +8,7 @@ browser on every machine). tests/browser/, tests/widgets/ and tests/quality/ all
 """
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -18,6 +19,13 @@ FIXTURE_BOOK = ROOT / "tests" / "build" / "fixtures" / "book"
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# A suite started in the background by a shell without job control (`./scripts/test &` in a
+# script) begins with SIGINT ignored, and every program it starts would inherit that: the scenes
+# that press Ctrl-C could not stop their workers. A handled signal is reset to the default in a
+# child at exec, so handling it here gives every exercise the Ctrl-C a terminal gives.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def fixture_config(out: Path, **overrides):
