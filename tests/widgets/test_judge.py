@@ -99,8 +99,12 @@ def test_escape_then_tab_leaves_the_editor(judge, module_page):
 
 def test_an_endless_loop_is_stopped_and_every_widget_still_works(judge, module_page):
     payments = Sim(module_page, "payments").start()
+    # Count the snapshots drawn (drawing.js says each one): read the time only once all three
+    # steps are drawn, not after the first (CI once read 0.5 s while the third step was on its way).
+    payments.root.evaluate("root => { root.drawn = 0; root.addEventListener('sim-snapshot', () => { root.drawn += 1; }); }")
     for _ in range(3):
         payments.button("Step").click()
+    module_page.wait_for_function("root => root.drawn >= 3", arg=payments.root.element_handle(), timeout=LONG)
     expect(payments.part("time")).not_to_have_text("0 s", timeout=LONG)
     before = payments.part("time").inner_text(), payments.part("log").inner_text()
 
