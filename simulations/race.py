@@ -1,4 +1,4 @@
-"""race: two workers, A and B, claim welcome-email jobs from one table, one statement at a time.
+"""race: workers A, B (up to J) claim welcome-email jobs from one table, one statement at a time.
 
 With the naive claim each worker looks (SELECT) and then grabs (UPDATE) in two statements,
 so the other can look in between and see the same job still queued: both send its email.
@@ -12,7 +12,10 @@ Each worker's program, one statement per step:
 The table runs one statement at a time, STATEMENT_SECONDS each: the simulation's agenda
 (simulation.Agenda, as crash-timing and payments have it) holds the moment of the next
 statement, and the clock moves only when that entry is popped. Who runs it is decided then:
-the seeded generator in Play, the reader with "Step A" or "Step B".
+the seeded generator in Play, the reader with "Step worker A", "Step worker B", ...
+
+What the page draws of it (the workers' marks on the job rows, the arrow on the statement each
+just ran) is race_picture.py's.
 """
 import copy
 import json
@@ -23,11 +26,12 @@ from dataclasses import dataclass, replace
 
 from ._core import tinyq
 from .params import ParamError, choice, integer, seed_param
+from .race_picture import clock_words, names_in_words, program, row_keys, worker_keys
 from .simulation import Agenda, Simulation, VirtualClock, plural
 
 ADDRESSES = ("ada@example.com", "alan@example.com", "grace@example.com",
              "edsger@example.com", "barbara@example.com")
-WORKER_NAMES = ("A", "B")
+WORKER_NAMES = tuple("ABCDEFGHIJ")   # the first `workers` of them race (2 to 10)
 STATEMENT_SECONDS = 1.0  # virtual time one statement takes
 LEASE = 3600.0           # long enough never to run out here: this is a race, not a crash
 
@@ -51,12 +55,13 @@ class RaceWorker:
     job_id: int = None        # the job it saw (naive look) or holds
     address: str = None
     job: object = None        # the tinyq.Job of an atomic claim
+    last: int = None          # the index in its program of the statement it just ran
 
 
 class Race(Simulation):
     NAME = "race"
     MOMENT_UNIT = ("statement", STATEMENT_SECONDS)  # its time travel counts statements
-    ACTION_WORDS = {"step_a": "step worker A", "step_b": "step worker B"}  # as its buttons say
+    ACTION_WORDS = {f"step_{name.lower()}": f"step worker {name}" for name in WORKER_NAMES}
     MAX_RUN_STEPS = 200
     PARAMS = (
         choice("claim", "Claim", "naive", ("naive", "atomic"),
@@ -64,6 +69,8 @@ class Race(Simulation):
                "UPDATE: two statements. \"Atomic: one statement\" is one UPDATE ... RETURNING.",
                {"naive": "Naive: look, then grab", "atomic": "Atomic: one statement"}),
         integer("jobs", "Jobs", 2, 1, len(ADDRESSES), "Welcome emails waiting to be sent."),
+        integer("workers", "Workers", 2, 2, len(WORKER_NAMES),
+                "How many workers race for the jobs, named A, B, C and on."),
         seed_param(),
     )
 
@@ -73,7 +80,10 @@ class Race(Simulation):
         for address in ADDRESSES[:self.params["jobs"]]:
             self.queue.enqueue("send_welcome_email", {"address": address})
         first = PROGRAMS[self.mode][0]
-        self.workers = {name: RaceWorker(name, first) for name in WORKER_NAMES}
+        self.workers = {name: RaceWorker(name, first)
+                        for name in WORKER_NAMES[:self.params["workers"]]}
+        self.looked = {}   # {job id: names of the workers that looked and saw it queued}
+        self.taken = {}    # {job id: names of the workers that took it}
         self.emails = []  # (job id, address, worker name), in the order sent
         self.statements = 0
         self.agenda = Agenda(self.clock)   # the table's next statement (simulation.py)
@@ -82,28 +92,22 @@ class Race(Simulation):
     # --- stepping -----------------------------------------------------------------------------
     def _step(self):
         """Let a worker chosen by the seeded generator run its next statement."""
-        ready = [name for name in WORKER_NAMES if self.workers[name].step != "finished"]
+        ready = [name for name, worker in self.workers.items() if worker.step != "finished"]
         self._run_statement(self.workers[self.rng.choice(ready)])
 
     def next_time(self):
         return self.agenda.peek()
 
     def act_step(self, worker):
-        """Worker "A" or "B" runs its next statement."""
+        """Worker "A", "B", ... runs its next statement."""
         given, worker = worker, str(worker).strip().upper()
         if worker not in self.workers:
-            raise ParamError("worker", f"must be A or B, got {given!r}")
+            names = list(self.workers)
+            allowed = " or ".join(names) if len(names) == 2 else f"one of {names[0]} to {names[-1]}"
+            raise ParamError("worker", f"must be {allowed} (this race's workers), got {given!r}")
         if self.workers[worker].step == "finished":
             raise ParamError("worker", f"worker {worker} has finished: no jobs were left for it")
         self._run_statement(self.workers[worker])
-
-    def act_step_a(self):
-        """Worker A runs its next statement."""
-        self.act_step("A")
-
-    def act_step_b(self):
-        """Worker B runs its next statement."""
-        self.act_step("B")
 
     def _run_statement(self, worker):
         """The table's next statement is `worker`'s: the clock moves to it (the agenda's
@@ -111,6 +115,7 @@ class Race(Simulation):
         workers have stopped."""
         self.agenda.pop()
         self.statements += 1
+        worker.last = PROGRAMS[self.mode].index(worker.step)
         getattr(self, f"_do_{worker.step}")(worker)
         if not self.finished:
             self.agenda.schedule(self.clock.now + STATEMENT_SECONDS, "table", None)
@@ -126,12 +131,14 @@ class Race(Simulation):
             self.emit(f"{worker.name} looked: no queued job is left, so {worker.name} stops")
             return
         worker.job_id, worker.address = found[0], json.loads(found[1])["address"]
+        self.looked.setdefault(worker.job_id, []).append(worker.name)
         self.emit(f"{worker.name} looked: job {worker.job_id} is queued")
         self._next(worker)
 
     def _do_grab(self, worker):
         self.queue.db.execute(NAIVE_GRAB, {"id": worker.job_id, "now": self.clock.now,
                                            "lease": LEASE})
+        self.taken.setdefault(worker.job_id, []).append(worker.name)
         self.emit(f"{worker.name} grabbed job {worker.job_id}: running")
         self._next(worker)
 
@@ -142,6 +149,8 @@ class Race(Simulation):
             self.emit(f"{worker.name} claimed nothing: no queued job is left, so {worker.name} stops")
             return
         worker.job, worker.job_id, worker.address = job, job.id, job.args["address"]
+        self.looked.setdefault(job.id, []).append(worker.name)   # one statement looks and takes
+        self.taken.setdefault(job.id, []).append(worker.name)
         self.emit(f"{worker.name} claimed job {job.id} (token {job.token})")
         self._next(worker)
 
@@ -190,7 +199,8 @@ class Race(Simulation):
                 "SELECT id, status, attempts, token, args FROM jobs ORDER BY id"):
             rows.append({"id": job_id, "status": status, "attempts": attempts, "lease_left": None,
                          "token": token, "address": json.loads(args)["address"],
-                         "emails": sum(1 for sent, _, _ in self.emails if sent == job_id)})
+                         "emails": sum(1 for sent, _, _ in self.emails if sent == job_id),
+                         **row_keys(self, job_id)})
         return rows
 
     def duplicates(self):
@@ -203,7 +213,7 @@ class Race(Simulation):
     def outcome(self):
         twice = self.duplicates()
         if twice:
-            return "; ".join(f"{address} got {len(names)} emails (from {' and '.join(names)})"
+            return "; ".join(f"{address} got {len(names)} emails (from {names_in_words(names)})"
                              for address, names in twice.items()) + "."
         sent = f"{plural(len(self.emails), 'email')} sent"
         if self.finished:
@@ -212,12 +222,12 @@ class Race(Simulation):
 
     def _state(self):
         workers = []
-        for name in WORKER_NAMES:
-            worker = self.workers[name]
-            workers.append({"name": name, "step": worker.step,
+        for worker in self.workers.values():
+            workers.append({"name": worker.name, "step": worker.step,
                             "step_words": STEP_WORDS[worker.step], "job": worker.job_id,
-                            "next": self.next_statement(worker)})
+                            "next": self.next_statement(worker), **worker_keys(worker)})
         return {"claim": self.mode, "workers": workers, "statements": self.statements,
+                "clock_words": clock_words(self.statements), "program": program(self.mode),
                 "emails": [{"job": job_id, "address": address, "worker": name}
                            for job_id, address, name in self.emails],
                 "duplicates": self.duplicates()}
@@ -236,6 +246,8 @@ class Race(Simulation):
         self.queue.db.backup(twin.queue.db)
         twin.workers = {name: replace(worker) for name, worker in self.workers.items()}
         twin.emails = list(self.emails)
+        twin.looked = {job: list(names) for job, names in self.looked.items()}
+        twin.taken = {job: list(names) for job, names in self.taken.items()}
         twin._events = copy.copy(self._events)
         return twin
 
@@ -246,3 +258,15 @@ class Race(Simulation):
                         for w in self.workers.values())
         counts = tuple(sorted((job_id, name) for job_id, _, name in self.emails))
         return workers, table, counts
+
+
+def _step_action(name):
+    def act(self):
+        self.act_step(name)
+    act.__name__ = f"act_step_{name.lower()}"
+    act.__doc__ = f"Worker {name} runs its next statement (refused if this race has no {name})."
+    return act
+
+
+for _name in WORKER_NAMES:   # act_step_a ... act_step_j: the buttons "Step worker A", ...
+    setattr(Race, f"act_step_{_name.lower()}", _step_action(_name))

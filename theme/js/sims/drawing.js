@@ -19,10 +19,15 @@ export class Drawing {
   /** Hook: forget per-run history (charts). */
   restarted(snapshot) {}
 
+  /** Hook: what the clock says (the race counts statements: its snapshot's words). */
+  clockText(snapshot) {
+    return `${seconds(snapshot.time)} s`;
+  }
+
   apply(snapshot) {
     if (!this.snapshot || snapshot.time < this.snapshot.time) this.target = snapshot.time;
     this.snapshot = snapshot;
-    setText(this.part("time"), `${seconds(snapshot.time)} s`);
+    setText(this.part("time"), this.clockText(snapshot));
     setText(this.part("outcome"), snapshot.outcome);
     this.log.add(snapshot.events || [], snapshot.events_dropped || 0);
     if (snapshot.finished && this.playing && !this.constructor.idleWhenFinished) {

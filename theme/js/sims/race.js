@@ -1,26 +1,42 @@
-// race's widget: workers A and B side by side, each with the SQL (or the email) it runs next
-// and a "Step worker A/B" button; the jobs table; the outbox, where a duplicate shows. Play and
-// Step let the seeded generator pick who goes next. Snapshot keys: docs/simulations.md, "race".
+// race's widget. The picture: the program every worker runs, with an arrow per worker on the
+// statement it just ran (as Python Tutor marks the line that just ran), and the job rows, each
+// with the marks of the workers on it (hollow: looked at it; filled: took it), amber when two
+// or more have looked at one row, red when two or more took it. Below: one card per worker
+// (A, B, ... as many as the run has) with the SQL it runs next and its "Step worker X" button,
+// the jobs table and the outbox, which say in words what the picture shows (the picture is
+// hidden from screen readers). Play and Step let the seeded generator pick who goes next.
+// Snapshot keys: docs/simulations.md, "race".
 
-import { el, setAttr, setText, syncRows } from "./dom.js";
+import { el, setAttr, setText, svg, syncRows } from "./dom.js";
 import { Widget } from "./widget.js";
 
 const DASH = "—";
+// Every worker a race can have (race.py's WORKER_NAMES): a link may hold any of their steps; the
+// simulation refuses a worker its run does not have.
+const NAMES = [..."ABCDEFGHIJ"];
 
 export default class RaceWidget extends Widget {
-  static vocabulary = { step_a: [], step_b: [] };
+  static vocabulary = Object.fromEntries(NAMES.map((name) => [`step_${name.toLowerCase()}`, []]));
+
+  clockText(s) {
+    return s.clock_words;
+  }
 
   draw(s) {
+    this.syncWorkers(s.workers);
     for (const worker of s.workers) {
       const box = this.body.querySelector(`.race-worker[data-worker="${worker.name}"]`);
       setAttr(box, "data-kind", worker.next.kind);
       const chip = box.querySelector(".sim-chip");
       setText(chip, worker.step_words);
       setAttr(chip, "class", `sim-chip rstep-${worker.step}`);
+      setText(box.querySelector(".race-last"), capitalized(worker.last_words));
       setText(box.querySelector(".race-next code"), worker.next.text);
       setText(box.querySelector(".race-holding"), worker.job ? `Holding job ${worker.job}` : "Holding no job");
       this.button(`step_${worker.name.toLowerCase()}`).disabled = !this.ready || worker.step === "finished";
     }
+    this.drawProgram(s);
+    this.drawBoard(s);
     syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
       String(job.id),
       job.address,
@@ -28,8 +44,72 @@ export default class RaceWidget extends Widget {
       String(job.attempts),
       job.token === null ? DASH : String(job.token),
       { text: String(job.emails), className: job.emails > 1 ? "sim-bad" : "" },
+      job.workers_words,
     ]);
     this.drawOutbox(s);
+  }
+
+  /** One card per worker of this run: a new run may have more or fewer (the Workers field).
+      Cards are only added or removed at the end, so a focused Step button stays in place. */
+  syncWorkers(workers) {
+    const box = this.part("workers");
+    const cards = [...box.children];
+    cards.slice(workers.length).forEach((card) => card.remove());
+    for (const worker of workers.slice(cards.length)) box.append(newCard(cards[0], worker.name));
+  }
+
+  /** The program's lines (rebuilt when the claim changes) and each worker's arrow. */
+  drawProgram(s) {
+    const list = this.part("program");
+    const key = JSON.stringify(s.program);
+    if (list.dataset.key !== key) {
+      list.dataset.key = key;
+      list.replaceChildren(...s.program.map((line, index) => el("li", { class: "race-line", dataset: { kind: line.kind } },
+        el("span", { class: "race-arrows" }), el("span", { class: "race-line-no" }, String(index + 1)),
+        el("span", { class: "race-line-words" }, line.words), el("code", { class: "race-line-text" }, line.text))));
+    }
+    [...list.children].forEach((item, index) => {
+      const names = s.workers.filter((worker) => worker.last === index).map((worker) => worker.name);
+      const arrows = item.querySelector(".race-arrows");
+      if (arrows.dataset.names === names.join("")) return;
+      arrows.dataset.names = names.join("");
+      arrows.replaceChildren(...names.map((name) => el("span", { class: "race-arrow" }, name)));
+      setAttr(item, "data-current", names.length > 0);
+    });
+  }
+
+  /** The job rows, each with its workers' marks, its flag and one envelope per email sent. */
+  drawBoard(s) {
+    const board = this.part("board");
+    if (board.dataset.ids !== s.jobs.map((job) => job.id).join(",")) {
+      board.dataset.ids = s.jobs.map((job) => job.id).join(",");
+      board.replaceChildren(...s.jobs.map((job) => el("li", { class: "race-row", dataset: { key: job.id } },
+        el("span", { class: "race-row-id" }, String(job.id)), el("span", { class: "race-row-address" }),
+        el("span", { class: "race-row-status" }), el("span", { class: "race-marks" }),
+        el("span", { class: "race-row-emails" }), el("span", { class: "race-row-flag" }))));
+    }
+    s.jobs.forEach((job, index) => {
+      const row = board.children[index];
+      setAttr(row, "data-flag", job.flag);
+      setText(row.querySelector(".race-row-address"), job.address.split("@")[0]);
+      const status = row.querySelector(".race-row-status");
+      setAttr(status, "class", `race-row-status sim-chip status-${job.status}`);
+      setText(status, job.status);
+      const marks = row.querySelector(".race-marks");
+      const key = job.marks.map((mark) => `${mark.worker}:${mark.hold}`).join(" ");
+      if (marks.dataset.key !== key) {
+        const before = new Set((marks.dataset.key || "").split(" "));
+        marks.dataset.key = key;
+        marks.replaceChildren(...job.marks.map((mark) => el("span", {
+          class: before.has(`${mark.worker}:${mark.hold}`) ? "race-mark" : "race-mark race-mark-new",
+          dataset: { hold: mark.hold, worker: mark.worker } }, mark.worker)));
+      }
+      const emails = row.querySelector(".race-row-emails");
+      if (emails.childElementCount !== job.emails) {
+        emails.replaceChildren(...Array.from({ length: job.emails }, () => envelope()));
+      }
+      setText(row.querySelector(".race-row-flag"), job.flag_words || "");
+    });
   }
 
   drawOutbox(s) {
@@ -48,4 +128,26 @@ export default class RaceWidget extends Widget {
     }
     this.part("outbox-empty").hidden = items.length > 0;
   }
+}
+
+/** A worker's card made from another's (the build draws the first run's cards). */
+function newCard(model, name) {
+  const card = model.cloneNode(true);
+  card.dataset.worker = name;
+  setText(card.querySelector(".race-worker-name"), `Worker ${name}`);
+  const button = card.querySelector("button");
+  button.dataset.action = `step_${name.toLowerCase()}`;
+  setText(button, `Step worker ${name}`);
+  return card;
+}
+
+function envelope() {
+  const icon = svg("svg", { class: "race-email", viewBox: "0 0 16 12", width: "16", height: "12" });
+  icon.append(svg("rect", { x: "0.75", y: "0.75", width: "14.5", height: "10.5", rx: "1.5" }),
+    svg("path", { d: "M1 1.5l7 5.5 7-5.5" }));
+  return icon;
+}
+
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
