@@ -116,3 +116,20 @@ def test_cases_without_a_replay_embed_nothing_and_name_an_exercise(heading):
     section = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", text, re.S | re.M).group(1)
     assert "```sim" not in section
     assert re.search(r"\(\.\./code/[\w/]+\.py\)", section), "name the exercise that comes closest"
+
+
+def test_akeneo_ten_workers_send_13_emails_for_5_jobs_and_the_atomic_claim_5():
+    as_it_happened, fixed = embeds("Ten daemons at once: Akeneo")
+    assert as_it_happened[1]["workers"] == fixed[1]["workers"] == "10"
+    assert {k: v for k, v in as_it_happened[1].items() if k != "claim"} == \
+           {k: v for k, v in fixed[1].items() if k != "claim"}, "only the claim may differ"
+    naive = run_to_the_end(build(as_it_happened))
+    assert len(naive["emails"]) == 13
+    copies = {address: len(names) for address, names in naive["duplicates"].items()}
+    assert copies["alan@example.com"] == copies["grace@example.com"] == 4   # as the chapter says
+    assert "ada@example.com" not in copies
+    atomic = run_to_the_end(build(fixed))
+    assert len(atomic["emails"]) == 5 and atomic["duplicates"] == {}
+    # "Set Workers to 2 with the same seed and the run sends eight"
+    two = run_to_the_end(build(("race", {**as_it_happened[1], "workers": "2"})))
+    assert len(two["emails"]) == 8
