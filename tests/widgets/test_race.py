@@ -33,7 +33,7 @@ def test_the_naive_claim_sends_one_email_twice(sim):
     expect(outbox).to_have_text(["ada@example.com, from worker A (job 1)",
                                  "ada@example.com, from worker B (job 1) duplicate"])
     expect(sim.part("outcome")).to_have_text("ada@example.com got 2 emails (from A and B).")
-    assert sim.cells(1)[-1] == "2"                         # emails for job 1
+    assert sim.cells(1)[5] == "2"                          # emails for job 1
     assert "B sent the welcome email to ada@example.com: that is 2 emails for one job" in sim.log()
 
 
@@ -48,8 +48,8 @@ def test_the_atomic_claim_never_sends_twice_whatever_the_order(sim):
             button = sim.button(f"Step worker {name}")
             if button.is_enabled():
                 button.click()
-                statements += 1                          # each statement takes one virtual second
-                expect(sim.part("time")).to_have_text(f"{statements} s")
+                statements += 1                          # the clock counts statements
+                expect(sim.part("time")).to_have_text(f"{statements} statement{'s' if statements > 1 else ''}")
     expect(sim.button("Step worker A")).to_be_disabled()
     expect(sim.button("Step worker B")).to_be_disabled()
     expect(sim.part("outcome")).to_have_text("2 emails sent: every address got exactly one.")
@@ -86,3 +86,123 @@ def test_the_claim_help_uses_the_words_the_reader_sees(sim):
         assert f"{value}:" not in help_text, help_text
     for label in sim.field("Claim").locator("option").all_inner_texts():
         assert label in help_text, (label, help_text)
+
+
+# --- the picture (issue 22): marks on the job rows, arrows on the program, agreeing with the text ---
+
+PICTURE = """root => ({
+  rows: [...root.querySelectorAll('.race-row')].map((row) => ({
+    id: row.dataset.key, flag: row.dataset.flag || null,
+    status: row.querySelector('.race-row-status').textContent,
+    marks: [...row.querySelectorAll('.race-mark')].map((m) => [m.dataset.worker, m.dataset.hold]),
+    emails: row.querySelectorAll('.race-email').length,
+    background: getComputedStyle(row).backgroundColor })),
+  table: [...root.querySelectorAll('tbody[data-part="jobs"] tr')].map((tr) => [...tr.cells].map((c) => c.innerText.trim())),
+  arrows: [...root.querySelectorAll('.race-line')].map((line) => [...line.querySelectorAll('.race-arrow')].map((a) => a.textContent)),
+  cards: [...root.querySelectorAll('.race-worker')].map((card) => [card.dataset.worker, card.querySelector('.race-last').textContent]),
+})"""
+
+# A token's colour as the page resolves it (the probe is made and dropped inside the widget).
+TOKEN = """(root, name) => { const probe = document.createElement('span'); probe.style.backgroundColor = `var(${name})`;
+  root.append(probe); const colour = getComputedStyle(probe).backgroundColor; probe.remove(); return colour; }"""
+
+# Count the snapshots drawn from now on (one listener per page, however often this is called).
+COUNT_SNAPSHOTS = """root => { root.drawn = 0;
+  if (!root.counting) { root.counting = true; root.addEventListener('sim-snapshot', () => { root.drawn += 1; }); } }"""
+
+
+def step(sim, name, drawn):
+    """Press "Step worker <name>" and wait until its snapshot is drawn (counted by sim-snapshot)."""
+    sim.button(f"Step worker {name}").click()
+    expect(sim.root).to_have_js_property("drawn", drawn, timeout=60_000)
+
+
+def picture_agrees_with_the_text(sim):
+    """The picture and the words (the jobs table, the worker cards) say the same; returns the picture."""
+    seen = sim.root.evaluate(PICTURE)
+    assert [row["id"] for row in seen["rows"]] == [cells[0] for cells in seen["table"]]
+    for row, cells in zip(seen["rows"], seen["table"]):
+        assert row["status"] == cells[2], (row, cells)
+        assert row["emails"] == int(cells[5]), (row, cells)
+        said = "; ".join(f"{worker} {'looked at' if hold == 'looked' else 'took'} it" for worker, hold in row["marks"])
+        assert (said or "—") == cells[6], (row, cells)
+    for worker, words in seen["cards"]:
+        where = [index for index, names in enumerate(seen["arrows"]) if worker in names]
+        if words == "Has run nothing yet":
+            assert where == [], (worker, seen["arrows"])
+        else:
+            assert where == [int(words.rsplit(" ", 1)[1]) - 1], (worker, words, seen["arrows"])
+    return seen
+
+
+def test_the_picture_and_the_tables_agree_at_every_step_of_the_chapters_story(sim):
+    """Chapter 4: A looks, B looks (row 1 turns amber), A grabs, B grabs (red), both send..."""
+    sim.start()
+    if sim.field("Claim").input_value() != "naive":
+        sim.field("Claim").select_option("naive")
+        expect(sim.part("log")).to_contain_text("Claim is now Naive", timeout=60_000)
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 statements", timeout=60_000)
+    sim.root.evaluate(COUNT_SNAPSHOTS)
+    amber = sim.root.evaluate(TOKEN, "--race-looked-bg")
+    red = sim.root.evaluate(TOKEN, "--race-taken-bg")
+    expected_flags = ["", None, "looked-twice", "looked-twice", "taken-twice"]   # row 1, after each step
+    picture_agrees_with_the_text(sim)
+    order, drawn = ["A", "B"], 0
+    for move in range(1, 40):
+        name = order[(move - 1) % 2]
+        if sim.button(f"Step worker {name}").is_disabled():
+            name = order[move % 2]
+            if sim.button(f"Step worker {name}").is_disabled():
+                break
+        drawn += 1
+        step(sim, name, drawn)
+        expect(sim.part("time")).to_have_text(f"{move} statement{'s' if move > 1 else ''}")
+        seen = picture_agrees_with_the_text(sim)
+        row = seen["rows"][0]
+        if move < len(expected_flags):
+            assert row["flag"] == expected_flags[move], (move, row)
+        if move == 1:
+            assert row["marks"] == [["A", "looked"]] and seen["arrows"][0] == ["A"]
+        if move == 2:
+            assert row["marks"] == [["A", "looked"], ["B", "looked"]] and row["background"] == amber
+        if move == 3:
+            assert row["marks"] == [["A", "took"], ["B", "looked"]] and seen["arrows"][1] == ["A"]
+        if move == 4:
+            assert row["marks"] == [["A", "took"], ["B", "took"]] and row["background"] == red
+        if move == 6:
+            assert row["emails"] == 2
+    assert sim.button("Step worker A").is_disabled() and sim.button("Step worker B").is_disabled()
+    final = picture_agrees_with_the_text(sim)
+    # Strictly taking turns, they race for job 2 as well; the flags stay once the jobs are done.
+    assert [row["flag"] for row in final["rows"]] == ["taken-twice", "taken-twice"]
+    assert [row["background"] for row in final["rows"]] == [red, red]
+    assert [row["emails"] for row in final["rows"]] == [2, 2]
+    expect(sim.part("time")).to_have_text("18 statements")
+    expect(sim.part("outcome")).to_have_text("ada@example.com got 2 emails (from A and B); "
+                                             "alan@example.com got 2 emails (from A and B).")
+
+
+def test_the_workers_field_refuses_eleven_next_to_it_and_three_gives_three_workers(sim):
+    sim.start()
+    field = sim.field("Workers")
+    field.fill("11")
+    field.press("Enter")
+    error = sim.root.locator('[data-field="workers"] .sim-field-error')
+    expect(error).to_have_text("Workers: must be from 2 to 10, got 11", timeout=60_000)
+    expect(sim.root.locator(".race-worker")).to_have_count(2)           # the run goes on as it was
+    field.fill("3")
+    field.press("Enter")
+    expect(sim.root.locator(".race-worker")).to_have_count(3, timeout=60_000)
+    expect(error).to_have_text("")
+    sim.root.evaluate(COUNT_SNAPSHOTS)
+    for drawn, name in enumerate(("C", "A", "B"), start=1):             # all three look at job 1
+        step(sim, name, drawn)
+    seen = picture_agrees_with_the_text(sim)
+    assert seen["rows"][0]["marks"] == [["A", "looked"], ["B", "looked"], ["C", "looked"]]
+    assert seen["rows"][0]["flag"] == "looked-twice" and seen["arrows"][0] == ["A", "B", "C"]
+    expect(sim.root.locator(".race-row-flag").first).to_have_text("C, A and B all saw job 1 queued")   # in the order they looked
+    field.fill("2")
+    field.press("Enter")
+    expect(sim.root.locator(".race-worker")).to_have_count(2, timeout=60_000)
+    expect(sim.button("Step worker C")).to_have_count(0)
