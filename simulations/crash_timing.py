@@ -13,6 +13,7 @@ nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 from ._core import tinyq
 from .crash_policies import (POINT_LABELS, POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves,
                              points, steps)
+from .crash_timing_picture import LanePicture
 from .params import ParamError, boolean, choice, seed_param, show_number
 from .simulation import Agenda, Simulation, plural
 
@@ -27,7 +28,7 @@ LEASE = {"crash": 5.0, "lease-too-short": 2.0}   # seconds
 WORK = {"A": {"crash": 1.0, "lease-too-short": 4.5}, "B": 1.0}   # seconds the work takes
 B_STARTS = 0.5    # seconds after A's lease ran out that B looks for work
 
-class CrashTiming(Moves, Simulation):
+class CrashTiming(LanePicture, Moves, Simulation):
     NAME = "crash-timing"
     MAX_RUN_STEPS = 100
     ACTION_WORDS = {"crash": "kill worker {worker}"}  # as its buttons say (timeline_view.py)
@@ -71,6 +72,7 @@ class CrashTiming(Moves, Simulation):
         self.refused = []
         self.killed_by_hand = None   # {point, time}: where and when the reader killed A
         self._open_transaction_lost = False
+        self.work = {}   # who -> {worker, start, end}: each attempt (crash_timing_picture.py)
         self.agenda = Agenda(self.clock)   # the next moment of each actor: a worker or the lease
         self.agenda.schedule(0.0, "A", self._attempt("A"))
         self.agenda.schedule(LEASE[self.scenario], "lease", self._lease_watch())
@@ -92,9 +94,11 @@ class CrashTiming(Moves, Simulation):
         except StopIteration:
             if who in self.fate:
                 self.fate[who], self.position[who] = "finished", None
+                self._work_ends(who)
             return
         except Crash:
             self.fate[who], self.position[who] = "killed", None
+            self._work_ends(who)
             self.moment(who, "crash", f"{who} dies: the power is cut, nothing more runs")
             if self._open_transaction_lost:
                 self._open_transaction_lost = False
@@ -139,6 +143,7 @@ class CrashTiming(Moves, Simulation):
                                       f"{status}")
             return
         self.fate[who] = "working"
+        self._work_starts(who)
         again = "" if job.attempts == 1 else " again"
         self.moment(who, "claim", f"{who} claims the job{again} (attempt {job.attempts}, "
                                   f"token {job.token}, lease until {show_number(self._lease_end())} s)",
@@ -284,4 +289,7 @@ class CrashTiming(Moves, Simulation):
             "absorbed": self.absorbed,
             "produced": list(self.produced),
             "in_transaction": self.queue.db.in_transaction,
+            "marks": self.mark_words(),
+            "work": self.work_bars(),
+            "dies_at": self.dies_at(),
         }
