@@ -31,7 +31,8 @@ class BatchSends:
 
     def order(self):
         """Worker A's steps after the claim, in order (crash_options.order)."""
-        return order(self.policy, ORDER, self.params["commit_interval"], WORK_A[self.scenario])
+        work = WORK_A.get(self.scenario, WORK_A["crash"])
+        return order(self.policy, ORDER, self.params["commit_interval"], work)
 
     def point_words(self):
         """{crash point: its words} for the policy and settings ("after the 50 emails, ...")."""
@@ -39,6 +40,8 @@ class BatchSends:
 
     def strip(self):
         """(steps, points) as the snapshot gives them (crash_options.steps_and_points)."""
+        if self.scenario == "producer":
+            return self.producer_strip()
         return steps_and_points(self, STEP_LABELS, POINT_LABELS)
 
     def work_and_send(self, who, point, work, key=None):
@@ -110,6 +113,8 @@ class BatchSends:
     def result(self):
         """"lost", "exactly once" or "duplicated" once the job is done (per person, for a batch:
         lost if anyone got nothing); "unfinished" when it is not done and nobody is left."""
+        if self.scenario == "producer":
+            return self.producer_result()
         if self._status() != "done":
             return "unfinished"
         if self.policy == "one-transaction":

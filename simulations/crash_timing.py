@@ -14,21 +14,22 @@ from ._core import tinyq
 from .crash_batch import BatchSends
 from .crash_options import extra_params, policy_choice
 from .crash_policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
+from .crash_producer import Producer, producer_params
 from .params import ParamError, boolean, choice, seed_param, show_number
 from .simulation import Agenda, Simulation, plural
 
 # A verdict's words, one vocabulary for the headline and the outcome sentence that opens with it.
 VERDICT_WORDS = {"lost": "Lost", "exactly once": "Exactly once", "duplicated": "Duplicated",
-                 "unfinished": "Unfinished"}
+                 "unfinished": "Unfinished", "orphaned": "Orphaned job", "consistent": "Consistent"}
 NOT_WORKING = {"idle": "has not started", "finished": "has finished its attempt",
                "killed": "is dead"}
-SCENARIOS = ("crash", "lease-too-short")
+SCENARIOS = ("crash", "lease-too-short", "producer")
 CRASH_POINTS = ("after-claim", "after-effect", "after-ack")
-LEASE = {"crash": 5.0, "lease-too-short": 2.0}   # seconds
+LEASE = {"crash": 5.0, "lease-too-short": 2.0, "producer": 5.0}   # seconds
 WORK = {"A": {"crash": 1.0, "lease-too-short": 4.5}, "B": 1.0}   # seconds the work takes
 B_STARTS = 0.5    # seconds after A's lease ran out that B looks for work
 
-class CrashTiming(BatchSends, Moves, Simulation):
+class CrashTiming(Producer, BatchSends, Moves, Simulation):
     NAME = "crash-timing"
     MAX_RUN_STEPS = 100
     ACTION_WORDS = {"crash": "kill worker {worker}"}  # as its buttons say (timeline_view.py)
@@ -36,15 +37,17 @@ class CrashTiming(BatchSends, Moves, Simulation):
         policy_choice(POLICIES, POLICY_LABELS),
         choice("scenario", "Scenario", "crash", SCENARIOS,
                "\"Worker A crashes\": A dies at the point chosen below. \"Lease too short: A is "
-               "slow\": nobody dies, but A's lease runs out while it is still working.",
-               {"crash": "Worker A crashes", "lease-too-short": "Lease too short: A is slow"}),
+               "slow\": nobody dies, but A's lease runs out while it is still working. \"A web "
+               "request enqueues\": A is a web request that signs Ada up and enqueues her email.",
+               {"crash": "Worker A crashes", "lease-too-short": "Lease too short: A is slow",
+                "producer": "A web request enqueues"}),
         boolean("fencing", "Fencing token", True,
                 "Finish only while the claim's token still holds the job."),
         choice("crash", "Crash point", "after-effect", ("none",) + CRASH_POINTS,
                "Where worker A dies (only when the scenario is \"Worker A crashes\").",
                {"none": "A does not die", "after-claim": "After the claim",
                 "after-effect": "After the effect", "after-ack": "After the ack"}),
-    ) + extra_params() + (seed_param(),)
+    ) + extra_params() + producer_params() + (seed_param(),)
 
     def __init__(self, params=None, seed=0):
         super().__init__(params, seed)
@@ -54,13 +57,14 @@ class CrashTiming(BatchSends, Moves, Simulation):
                                           "A is only slow; use crash: none")
             # what the run uses, so that the snapshot's params rebuild it (and a link works)
             self.params["crash"] = "none"
+        if self.params["scenario"] == "producer":
+            self.params["crash"] = "none"   # A is a web request: its fault is `fault`
 
     def _start(self):
         self.policy, self.scenario = self.params["policy"], self.params["scenario"]
         self.crash_point = self.params["crash"] if self.scenario == "crash" else "none"
         self.queue = tinyq.Queue(lease=LEASE[self.scenario], clock=self.clock, rng=self.rng)
         self.queue.db.executescript(WORLD)
-        self.job_id = self.queue.enqueue("welcome", {"email": "ada@example.com"})
         self.timeline = []
         self.position = {"A": None, "B": None}   # the crash point each worker is at
         self.fate = {"A": "idle", "B": "idle"}   # WORKER_STATES: idle, working, finished, killed
@@ -71,6 +75,9 @@ class CrashTiming(BatchSends, Moves, Simulation):
         self.killed_by_hand = None   # {point, time}: where and when the reader killed A
         self._open_transaction_lost = False
         self.agenda = Agenda(self.clock)   # the next moment of each actor: a worker or the lease
+        if self.scenario == "producer":
+            return self._start_producer()   # crash_producer.py
+        self.job_id = self.queue.enqueue("welcome", {"email": "ada@example.com"})
         self.agenda.schedule(0.0, "A", self._attempt("A"))
         self.agenda.schedule(LEASE[self.scenario], "lease", self._lease_watch())
 
@@ -166,6 +173,8 @@ class CrashTiming(BatchSends, Moves, Simulation):
 
     # --- what the page draws ------------------------------------------------------------------
     def _status(self):
+        if self.job_id is None:
+            return None   # the producer has enqueued nothing (yet)
         return self.queue.db.execute("SELECT status FROM jobs WHERE id = ?",
                                      (self.job_id,)).fetchone()[0]
 
@@ -196,12 +205,17 @@ class CrashTiming(BatchSends, Moves, Simulation):
     def scenario_note(self):
         """The sentence the page shows about a healthy but slow worker A, or None: only in the
         lease-too-short scenario, and only while the reader has killed nobody."""
+        if self.scenario == "producer":
+            return ("Here worker A is the web request that signs Ada up and enqueues her welcome "
+                    "email; worker B is the worker that sends it.")
         if self.scenario != "lease-too-short" or "killed" in self.fate.values():
             return None
         return (f"Nobody dies here: worker A is slow, and its {show_number(LEASE[self.scenario])}-second "
                 f"lease runs out while it is still working.")
 
     def job_rows(self):
+        if self.job_id is None:
+            return []   # the producer has not enqueued it (yet)
         status, attempts, locked_until, token = self.queue.db.execute(
             "SELECT status, attempts, locked_until, token FROM jobs").fetchone()
         return [{"id": self.job_id, "status": status, "attempts": attempts, "token": token,
@@ -230,6 +244,8 @@ class CrashTiming(BatchSends, Moves, Simulation):
         return f"The job is still running and nobody is left to finish it: {why}; {lease}"
 
     def outcome(self):
+        if self.scenario == "producer":
+            return self.producer_outcome()
         what = self.what_happened(self.effects())
         refused = (f"the token refused {' and '.join(self.refused)}'s late finish"
                    if self.refused else "")

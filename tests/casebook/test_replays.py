@@ -111,7 +111,6 @@ def test_djjob_naive_claim_sends_three_emails_for_two_jobs_and_atomic_two():
 @pytest.mark.parametrize("heading", [
     "Retries that arrive together: Sidekiq's splay",
     "Poison: the job that comes back for ever",
-    "The job that ran too early, and the job that never was",
 ])
 def test_cases_without_a_replay_embed_nothing_and_name_an_exercise(heading):
     text = CHAPTER.read_text(encoding="utf-8")
@@ -139,3 +138,27 @@ def test_hypothesis_batch_of_50_sent_twice_without_a_record_and_once_with_one():
     assert (twice["result"], twice["effects"]) == ("duplicated", 100)
     once = run_to_the_end(build(fixed))
     assert (once["result"], once["effects"]) == ("exactly once", 50)
+
+
+def test_queue_classic_enqueue_before_commit_finds_no_row_and_after_commit_sends_the_email():
+    heading = "The job that ran too early, and the job that never was"
+    as_it_happened, fixed = embeds(heading, "qc-")
+    assert {k: v for k, v in fixed[1].items() if k != "enqueue"} == \
+           {k: v for k, v in as_it_happened[1].items() if k != "enqueue"}, "only the enqueue differs"
+    early = run_to_the_end(build(as_it_happened))
+    assert (early["result"], early["effects"], early["jobs"][0]["status"]) == ("lost", 0, "dead")
+    claimed = [m["time"] for m in early["timeline"] if m["kind"] == "claim"]
+    committed = [m["time"] for m in early["timeline"] if m["kind"] == "ack"]
+    assert claimed == [0.75] and committed == [1.5]   # the job ran three quarters of a second early
+    later = run_to_the_end(build(fixed))
+    assert (later["result"], later["effects"]) == ("exactly once", 1)
+
+
+def test_brandur_crash_after_the_commit_loses_the_job_and_the_outbox_keeps_it():
+    heading = "The job that ran too early, and the job that never was"
+    as_it_happened, fixed = embeds(heading, "brandur-")
+    assert as_it_happened[1]["fault"] == fixed[1]["fault"] == "crash"
+    lost = run_to_the_end(build(as_it_happened))
+    assert (lost["result"], lost["effects"], lost["jobs"]) == ("lost", 0, [])
+    kept = run_to_the_end(build(fixed))
+    assert (kept["result"], kept["effects"]) == ("exactly once", 1)
