@@ -1,7 +1,7 @@
 """What crash-timing's lanes draw beyond the timeline (issue 22): each attempt's work, the
 crash points' places on worker A's lane, and the short words on the marks, the effect named.
 A mixin of CrashTiming (crash_timing.py), which calls _work_starts and _work_ends."""
-from .crash_policies import DYING, points
+from .crash_policies import DYING
 
 # The short words on the lanes' marks (the picture; the event log says each moment in full), by the
 # moment's kind; the effect's and the finish's words are the policy's own: (effect, finish).
@@ -10,7 +10,10 @@ MARK_WORDS = {"claim": "claims", "refused": "refused", "crash": "dies", "rollbac
 EFFECT_WORDS = {"ack-after-work": ("sends the email", "acks"),
                 "ack-before-work": ("sends the email", "acks"),
                 "one-transaction": ("adds 10 points", "commits"),
-                "idempotency-key": ("sends the email (key)", "acks")}
+                "idempotency-key": ("sends the email (key)", "acks"),
+                "auto-commit": ("sends the email", "timer acks")}
+# In the producer scenario A is the web request: it writes (Ada's row, the job) and commits.
+PRODUCER_A = ("writes", "commits")
 
 
 class LanePicture:
@@ -36,17 +39,25 @@ class LanePicture:
         if self.scenario != "crash":
             return []
         if getattr(self, "_dies_at", None) is None:
+            order = [p["name"] for p in self.strip()[1]]
             twin = type(self)({**self.params, "crash": "none"})
             reached = {}
             while not twin.finished:
                 twin.step()
                 if twin.position["A"] is not None:
                     reached.setdefault(twin.position["A"], twin.clock.now)
-            self._dies_at = [{"point": p["name"], "time": round(reached[p["name"]] + DYING, 3)}
-                             for p in points(self.policy) if p["name"] in reached]
+            self._dies_at = [{"point": name, "time": round(reached[name] + DYING, 3)}
+                             for name in order if name in reached]
         return self._dies_at
 
     def mark_words(self):
-        """{moment kind: the short words its mark on a lane shows}, the effect named."""
-        effect, finish = EFFECT_WORDS[self.policy]
-        return {**MARK_WORDS, "effect": effect, "ack": finish}
+        """{worker: {moment kind: the short words its mark shows on that worker's lane}}, the
+        effect named ("sends the email", "adds 10 points", "sends 50 emails")."""
+        effect, finish = EFFECT_WORDS.get(self.policy, ("sends the email", "acks"))
+        if getattr(self, "batch", 1) > 1 and self.policy != "one-transaction":
+            effect = "sends emails"
+        worker = {**MARK_WORDS, "effect": effect, "ack": finish}
+        if self.scenario == "producer":
+            return {"A": {**MARK_WORDS, "effect": PRODUCER_A[0], "ack": PRODUCER_A[1]},
+                    "B": {**MARK_WORDS, "effect": "sends the email", "ack": "acks"}}
+        return {"A": worker, "B": dict(worker)}

@@ -15,12 +15,17 @@ def finish(params):
     return sim.snapshot()
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-def test_each_stop_on_as_lane_is_where_a_dies_there(policy):
-    stops = CrashTiming({"policy": policy}).snapshot()["dies_at"]
-    assert [stop["point"] for stop in stops] == [p["name"] for p in CrashTiming({"policy": policy}).snapshot()["points"]]
+SETTINGS = [{"policy": policy} for policy in POLICIES] + [
+    {"policy": "auto-commit"}, {"policy": "ack-after-work", "batch": 20, "marker": True}]
+
+
+@pytest.mark.parametrize("settings", SETTINGS)
+def test_each_stop_on_as_lane_is_where_a_dies_there(settings):
+    start = CrashTiming(settings).snapshot()
+    stops = start["dies_at"]
+    assert [stop["point"] for stop in stops] == [p["name"] for p in start["points"]]
     for stop in stops:
-        run = finish({"policy": policy, "crash": stop["point"]})
+        run = finish({**settings, "crash": stop["point"]})
         died = [m["time"] for m in run["timeline"] if m["kind"] == "crash" and m["worker"] == "A"]
         assert died == [stop["time"]], (stop, died)
     assert [s["time"] for s in stops] == sorted(s["time"] for s in stops)
@@ -43,7 +48,10 @@ def test_work_still_going_has_no_end_and_a_death_ends_it():
 
 
 def test_the_marks_name_the_effect():
-    assert finish({"policy": "ack-after-work"})["marks"]["effect"] == "sends the email"
-    marks = finish({"policy": "one-transaction"})["marks"]
+    assert finish({"policy": "ack-after-work"})["marks"]["A"]["effect"] == "sends the email"
+    marks = finish({"policy": "one-transaction"})["marks"]["B"]
     assert (marks["effect"], marks["ack"]) == ("adds 10 points", "commits")
-    assert "effect" not in {words for words in marks.values()}
+    assert "effect" not in set(marks.values())
+    assert finish({"batch": 50})["marks"]["A"]["effect"] == "sends emails"
+    producer = finish({"scenario": "producer"})["marks"]
+    assert (producer["A"]["effect"], producer["B"]["effect"]) == ("writes", "sends the email")

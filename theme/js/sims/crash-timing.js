@@ -76,8 +76,9 @@ export default class CrashTimingWidget extends Widget {
     const strip = this.part("strip");
     const shown = s.crash_shown;   // the chosen point, or where A stood when the reader killed it
     let rebuilt = false;
-    if (this.stripPolicy !== s.policy) {
-      this.stripPolicy = s.policy;
+    const stripKey = JSON.stringify([s.steps, s.points]);   // the policy's, or a batch's or timer's
+    if (this.stripPolicy !== stripKey) {
+      this.stripPolicy = stripKey;
       rebuilt = true;
       const name = `${this.id}-crash`;
       strip.replaceChildren(...s.steps.flatMap((step, index) => {
@@ -161,7 +162,7 @@ export default class CrashTimingWidget extends Widget {
         items.push(lease);
       }
       if (moment.worker !== who && !(moment.kind === "lease" && who === "A")) continue;
-      const label = s.marks[moment.kind] || moment.kind;
+      const label = s.marks[who][moment.kind] || moment.kind;
       const x = (moment.time / span) * width;
       const needed = label.length * 6.4 + 12;   // px: about 0.6875rem bold characters, plus padding
       const flip = x + needed > width && x >= needed;   // no room on its right: it ends at its time
