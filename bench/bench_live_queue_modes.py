@@ -26,9 +26,11 @@ MODES = {
     "deploy at 5 s, 2 s grace, hand back": {"deploy_at": 5, "shutdown_grace": 2, "hand_back": True},
     "poison fails, new copy": {"poison": "fails", "cap_counts": "new-copy"},
     "poison kills, failures only": {"poison": "kills", "cap_counts": "failures", "supervisor": True},
+    "busy service, no jitter": {"service_capacity": 8, "jitter": False, "backoff_base": 10},
     "all of them": {"heartbeat": 0.5, "duration": 1, "duration_max": 4, "deploy_at": 5,
                     "shutdown_grace": 2, "hand_back": True, "poison": "kills",
-                    "cap_counts": "failures", "supervisor": True, "crash": 0.05},
+                    "cap_counts": "failures", "supervisor": True, "crash": 0.05,
+                    "service_capacity": 8},
 }
 
 

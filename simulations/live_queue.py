@@ -29,11 +29,12 @@ from collections import deque
 from dataclasses import dataclass
 
 from ._core import tinyq
-from . import live_queue_deploy, live_queue_heartbeat, live_queue_poison
+from . import live_queue_deploy, live_queue_heartbeat, live_queue_poison, live_queue_retry
 from .live_queue_actions import ReaderActions
 from .live_queue_deploy import Deploys
 from .live_queue_heartbeat import Heartbeats
 from .live_queue_poison import Poison
+from .live_queue_retry import Retries
 from .live_queue_view import LEVELS, QueueView
 from .params import boolean, choice, integer, number, seed_param, show_number
 from .simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
@@ -64,7 +65,7 @@ class Worker:
     replaced: bool = False      # its restart is the deploy's new version
 
 
-class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, QueueView, Simulation):
+class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, Simulation):
     NAME = "live-queue"
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
@@ -89,9 +90,11 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, QueueView, Simulatio
                "run is the same either way).",
                labels={"queue": "the queue only", "all": "what the chapters teach",
                        "heartbeats": "that, and heartbeats", "deploys": "that, and deploys",
-                       "poison": "that, and a poison job"}),
+                       "poison": "that, and a poison job",
+                       "retries": "that, and a busy service with a retry policy"}),
         seed_param(),
-    ) + live_queue_heartbeat.PARAMS + live_queue_deploy.PARAMS + live_queue_poison.PARAMS
+    ) + (live_queue_heartbeat.PARAMS + live_queue_deploy.PARAMS + live_queue_poison.PARAMS
+         + live_queue_retry.PARAMS)
     SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
     # The stall action's argument: how long a busy worker freezes.
     STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
@@ -103,6 +106,7 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, QueueView, Simulatio
         self.agenda.schedule(1 / TICKS_PER_SECOND, "world", None)
         self.settings = {name: self.params[name] for name in self.SETTABLE}
         self._check_durations(self.params["duration"], self.params["duration_max"])
+        self._start_retries()
         # backoff in ticks: 1 s doubling, at most 300 s (tinyq's defaults, in seconds)
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
                                  max_attempts=self._queue_cap(), backoff_base=TICKS_PER_SECOND,
@@ -202,6 +206,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, QueueView, Simulatio
                 and self.params["poison"] == "fails":
             self._poison_fails(worker)
         elif worker.state == "working":
+            if self._calls_fail(worker):   # the email service failed: the job waits its backoff
+                return
             self._send_email(worker)
             worker.state, worker.until = "acking", tick + ACK_TICKS
         elif worker.state == "acking":

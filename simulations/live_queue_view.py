@@ -15,7 +15,8 @@ from .ticks import in_seconds
 # back, and a case's embed (content/12-casebook.md) shows the group it needs.
 EXTRAS = {"heartbeats": ("heartbeat", "grace", "duration_max"),
           "deploys": ("deploy_at", "shutdown_grace", "hand_back"),
-          "poison": ("poison", "max_attempts", "cap_counts")}
+          "poison": ("poison", "max_attempts", "cap_counts"),
+          "retries": ("service_capacity", "backoff_base", "backoff_cap", "jitter")}
 EVERY_EXTRA = tuple(name for group in EXTRAS.values() for name in group)
 LEVELS = {
     "queue": ("token", "stall", "crash", "supervisor", "duplicate_emails", "acks_refused")   # ch. 3
@@ -166,6 +167,7 @@ class QueueView:
             "handed_back": self.handed_back,
             "poison_claims": self.poison_claims,
             "poison_kills": self.poison_kills,
+            "calls_failed": self.calls_failed,   # the email service's failures (retries level)
         }
 
     def outcome(self):

@@ -117,3 +117,30 @@ def test_every_new_mode_replays_exactly_for_a_seed():
               "hand_back": True, "poison": "kills", "cap_counts": "failures", "seed": 9}
     first, second = at(params, 60), at(params, 60)
     assert first.snapshot() == second.snapshot()
+
+
+# --- the stretch: a busy service and the retry policy (level "retries"; no casebook pair yet) ---
+HERD = {"workers": 64, "jobs": 64, "duration": 1, "lease": 30, "service_capacity": 8,
+        "backoff_base": 10}
+
+
+def test_a_service_within_its_capacity_never_fails_and_draws_nothing():
+    plain, busy = at({"workers": 4, "jobs": 20}, 30), at({"workers": 4, "jobs": 20,
+                                                          "service_capacity": 10}, 30)
+    assert busy.stats()["calls_failed"] == 0
+    assert plain.snapshot()["stats"] == busy.snapshot()["stats"]
+
+
+def test_retries_without_jitter_come_back_together_and_fail_more():
+    herd = at({**HERD, "jitter": False}, 300)
+    spread = at({**HERD, "jitter": True}, 300)
+    assert herd.stats()["done"] == spread.stats()["done"] == 64
+    assert (herd.stats()["calls_failed"], spread.stats()["calls_failed"]) == (59, 37)
+    assert any("retry in 10.00 s (attempt 1)" in t for t in texts(herd))   # all the same wait
+
+
+def test_a_backoff_cap_below_its_base_is_refused_beside_the_cap():
+    with pytest.raises(ParamError) as caught:
+        LiveQueue({"backoff_base": 5, "backoff_cap": 2})
+    assert caught.value.field == "backoff_cap"
+    assert caught.value.words == "Backoff cap (s): must be at least the backoff base (5 s); got 2"
