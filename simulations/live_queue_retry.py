@@ -67,9 +67,8 @@ class Retries:
             else:
                 self.queue._guarded(job, self.queue.MARK_RETRY,
                                     {"error": error, "run_at": self.ticks + delay * self.TICKS_PER_SECOND})
-                if self.calls_failed <= 20 or self.calls_failed % 100 == 0:
-                    self.emit(f"job {job.id} {error}; retry in {delay:.2f} s "
-                              f"(attempt {job.attempts})")
+                self.emit(f"job {job.id} {error}; retry in {delay:.2f} s "
+                          f"(attempt {job.attempts})")
         except tinyq.LeaseLost:
             self.emit(f"job {job.id} {error}, but its claim had already been taken over")
 

@@ -121,3 +121,15 @@ def test_enqueue_requeue_as_new_never_dies_and_the_same_message_does(page):
     play_to_the_end(sim, "1 job dead")
     expect(figure(sim, "dead")).to_have_text("1")
     assert sim.cells(1)[1:3] == ["dead", "5"]
+
+
+def test_sidekiq_splay_the_herd_ends_at_73_8_seconds_and_with_jitter_at_23_2(page):
+    sim = Sim(page, id="sim-splay-no-jitter").start()
+    play_to_the_end(sim, "64 of 64 jobs done")
+    expect(sim.part("time")).to_have_text("73.8 s")
+    expect(sim.part("log")).to_contain_text("retry in 40.00 s (attempt 3)")   # the last round
+    sim.root.get_by_text("More settings").click()
+    sim.field("Jitter").check()
+    expect(sim.part("log")).to_contain_text("Started again", timeout=30_000)
+    play_to_the_end(sim, "64 of 64 jobs done")
+    expect(sim.part("time")).to_have_text("23.2 s")
