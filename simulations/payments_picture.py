@@ -69,12 +69,11 @@ def picture(sim, start_balance, price):
                        "charged": sum(1 for record in records
                                       if record["code"] in ("charged", "duplicate")),
                        "attempts": records})
-    seen, taken, taken_total = set(), [], 0
-    for (order,) in db.execute("SELECT order_id FROM bank.charges ORDER BY id"):
-        taken_total += 1
-        if len(taken) < MAX_COINS:
-            taken.append({"order": order, "duplicate": order in seen})
+    seen, taken = set(), []
+    for (order,) in db.execute("SELECT order_id FROM bank.charges ORDER BY id LIMIT ?", (MAX_COINS,)):
+        taken.append({"order": order, "duplicate": order in seen})   # the first coins: all seen
         seen.add(order)
+    taken_total = db.execute("SELECT count(*) FROM bank.charges").fetchone()[0]
     balance = sim.bank.balance("alice")
     return {
         "orders": orders,
