@@ -170,6 +170,21 @@ class QueueView:
                       f" will wait forever")
         return words + "."
 
+    def still(self):
+        """Why the queue stands still (it is finished), and what would set it going."""
+        workers = "the worker" if len(self.workers) == 1 else "the workers"
+        if all(w.state == "killed" for w in self.workers):
+            return ("Nothing moves: every worker is dead. Press a Restart worker button, or "
+                    "Add worker, to go on.")
+        if self.total == 0:
+            return (f"Nothing to do: no jobs yet. Enqueue a job, or set Arrivals above 0 and "
+                    f"press Play, to give {workers} something to do.")
+        if self.total >= self.MAX_JOBS:
+            return (f"Nothing more to do: every job is finished and the queue holds its limit "
+                    f"of {self.MAX_JOBS:,} jobs. Press Reset to start again.")
+        return (f"Nothing to do: every job is finished. Enqueue another job to give {workers} "
+                f"more work.")
+
     def _stuck(self):
         """Jobs are left, and no worker is alive or coming back to do them."""
         return (self.done_count < self.total and
