@@ -50,7 +50,9 @@ def test_the_agreed_parameter_names_and_ranges():
     assert spec("crash-timing", "fencing")["type"] == "bool"
     assert "none" in spec("crash-timing", "crash")["choices"]
     assert (spec("payments", "charges")["max"], spec("payments", "charges")["default"]) == (1000, 5)
-    assert spec("payments", "key")["choices"] == ["none", "stable", "per-attempt"]
+    assert spec("payments", "key")["choices"] == ["none", "stable", "per-attempt",
+                                                  "rotate-after-decline"]
+    assert (spec("payments", "decline")["default"], spec("payments", "decline")["max"]) == (0.0, 1.0)
     assert (spec("payments", "max_attempts")["max"], spec("payments", "max_attempts")["default"]) == (20, 6)
     for name in ("lose_request", "lose_reply"):
         assert spec("payments", name)["default"] == 0.3
