@@ -185,6 +185,13 @@ export class QueuePicture {
         this.tokens.delete(id);
       }
     }
+    // The counts, and how many tokens of each the picture has room for (for the tests).
+    const shown = { queued: Math.min(p.queued.length, Math.max(0, fit - loose.length)), running: p.running.length,
+                    done: Math.min(p.done.length, doneFit), dead: Math.min(p.dead.length, deadFit) };
+    for (const [status, count] of Object.entries(p.counts)) {
+      setAttr(this.figure, `data-${status}`, count);
+      setAttr(this.figure, `data-${status}-shown`, shown[status]);
+    }
     setAttr(this.svg, "aria-label", describe(s, byWorker));
     setAttr(this.figure, "data-time", s.time);
   }
