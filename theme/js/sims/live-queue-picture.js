@@ -17,6 +17,7 @@ const ROW = 36;              // one row of workers
 const GAP = 16;              // between the bands
 const PILES = 72;            // the piles' band: a label, a row of tokens, the duplicate emails
 
+const MAX_SPARE = 200;       // tokens kept for reuse
 const MIN_CELL = 76;         // the narrowest worker box: its name and a token
 
 /** Worker boxes per row for `n` workers in a picture `width` px wide: one column for a few, up
@@ -40,6 +41,7 @@ export class QueuePicture {
     this.snapshot = null;
     this.frame = 0;
     this.tokens = new Map();     // job id -> its <g>
+    this.spare = [];             // tokens no job uses now, kept to be reused (at 10x, dozens a frame)
     this.cells = [];             // one <g> per worker
     this.layers = {};
     for (const name of ["labels", "workers", "tokens"]) {
@@ -68,6 +70,7 @@ export class QueuePicture {
   clear() {
     for (const node of this.tokens.values()) node.remove();
     this.tokens.clear();
+    this.spare = [];
   }
 
   /** Draw `snapshot` at the next animation frame (once, however many arrive before it). */
@@ -183,6 +186,7 @@ export class QueuePicture {
       if (!seen.has(id)) {
         node.remove();
         this.tokens.delete(id);
+        if (this.spare.length < MAX_SPARE) this.spare.push(node);   // reused, not made anew
       }
     }
     // The counts, and how many tokens of each the picture has room for (for the tests).
@@ -224,7 +228,14 @@ export class QueuePicture {
 
   token(job, status, [x, y, extra = ""], run) {
     let node = this.tokens.get(job.id);
-    if (!node) {
+    if (!node && this.spare.length) {
+      // A token put away earlier, for a job just shown: placed before it is added again, so it
+      // appears there (a transition runs only on an element already drawn), not gliding to it.
+      node = this.spare.pop();
+      node.style.transform = `translate(${x}px, ${y}px)`;
+      this.layers.tokens.append(node);
+      this.tokens.set(job.id, node);
+    } else if (!node) {
       node = svg("g", { class: "lqp-token" });
       node.track = svg("rect", { class: "lqp-ring-track", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8 });
       node.ring = svg("rect", { class: "lqp-ring", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8, pathLength: 100 });
