@@ -28,10 +28,11 @@ QUEUED = ("SELECT id, attempts FROM jobs WHERE status = 'queued' "
           "ORDER BY run_at, id LIMIT ?")                       # from tinyq's jobs_due index
 RUNNING = ("SELECT id, attempts, locked_until, claimed_at, token FROM jobs "
            "WHERE status = 'running'")            # from jobs_leased (a few hundred); sorted here
-# The latest finished jobs: live-queue claims in id order and a retry is a claim of a running job
-# whose lease ran out, so the queued jobs are the highest ids and the finished ones lie below the
-# next to be claimed. The highest finished ids below it are read backwards along the primary key,
-# a few dozen rows, never the whole table (a pile shows its latest tokens and its exact count).
+# The latest finished jobs: jobs are enqueued and first claimed in id order, so the jobs never
+# claimed yet are the highest ids (a retry waiting its backoff may sit lower) and the finished ones
+# lie below the first of them. The highest finished ids below it are read backwards along the
+# primary key, a few dozen rows, never the whole table (a pile shows its latest tokens and its
+# exact count).
 FINISHED = ("SELECT id, status, attempts FROM jobs WHERE id < ? AND status IN ('done', 'dead') "
             "ORDER BY id DESC LIMIT ?")
 LATEST = 64         # finished jobs read to find the latest MAX_FINISHED of each
@@ -59,7 +60,8 @@ def picture(sim):
 
     running.sort(key=lambda job: job["id"])
     queued = tokens(db.execute(QUEUED, (MAX_QUEUED,)))
-    frontier = queued[0]["id"] if queued else sim.total + 1
+    fresh = [job["id"] for job in queued if job["attempts"] == 0]
+    frontier = min(fresh) if fresh else sim.total + 1
     finished = {"done": [], "dead": []}
     if sim.done_count or dead_count:
         for job_id, status, attempts in db.execute(FINISHED, (frontier, LATEST)):
