@@ -1,5 +1,6 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
 the workers' cards. A mixin of LiveQueue (live_queue.py), which holds the state it reads."""
+from .live_queue_picture import picture
 from .params import ParamError
 from .simulation import UNFINISHED_JOBS, plural, require_int
 from .ticks import in_seconds
@@ -225,4 +226,5 @@ class QueueView:
         return {"workers": workers, "stats": self.stats(), "settings": dict(self.settings),
                 "table": self._table_drawn, "stuck": self._stuck(),
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},
-                "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]])}
+                "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]]),
+                "picture": picture(self)}
