@@ -74,8 +74,10 @@ def matches(expected: list, actual: list) -> bool:
         if expected[i].strip() == ELLIPSIS:
             return any(fit(i + 1, k) for k in range(j, len(actual) + 1))
         if expected[i] == INTERRUPT:
-            # The reader's ^C: the terminal's echo, ended by the program's own newline if any.
-            return fit(i + 1, j) or (j < len(actual) and actual[j] == "" and fit(i + 1, j + 1))
+            # The reader's ^C: absent (output saved to a file), or the terminal's echo pasted
+            # with it ("^C" alone, or an empty line where the program ended the echo's line).
+            return fit(i + 1, j) or (j < len(actual) and actual[j] in ("", INTERRUPT)
+                                     and fit(i + 1, j + 1))
         return j < len(actual) and expected[i] == actual[j] and fit(i + 1, j + 1)
     return fit(0, 0)
 
@@ -164,9 +166,13 @@ def commands(lines: list) -> list:
 
 
 def as_session(text: str, known: list) -> list:
-    """Your lines, with a line ending in one of the transcript's commands made `$ command`."""
+    """Your lines, with a line ending in one of the transcript's commands made `$ command`, and
+    a terminal's echoed ^C put on a line of its own."""
     out = []
     for line in text.replace("\r\n", "\n").split("\n"):
+        if line.startswith(INTERRUPT) and line != INTERRUPT:   # "^Cworker stopped": echo, then output
+            out.append(INTERRUPT)
+            line = line[len(INTERRUPT):]
         command = next((c for c in known if line.rstrip() == c or line.rstrip().endswith(PROMPT + c)
                         or line.rstrip().endswith("$" + c)), None)
         out.append(PROMPT + command if command else line)

@@ -45,8 +45,8 @@ def test_the_agreed_parameter_names_and_ranges():
     assert spec("race", "claim")["choices"] == ["naive", "atomic"]
     assert (spec("race", "jobs")["min"], spec("race", "jobs")["max"]) == (1, 5)
     assert spec("crash-timing", "policy")["choices"] == [
-        "ack-after-work", "ack-before-work", "one-transaction", "idempotency-key"]
-    assert spec("crash-timing", "scenario")["choices"] == ["crash", "lease-too-short"]
+        "ack-after-work", "ack-before-work", "one-transaction", "idempotency-key", "auto-commit"]
+    assert spec("crash-timing", "scenario")["choices"] == ["crash", "lease-too-short", "producer"]
     assert spec("crash-timing", "fencing")["type"] == "bool"
     assert "none" in spec("crash-timing", "crash")["choices"]
     assert (spec("payments", "charges")["max"], spec("payments", "charges")["default"]) == (1000, 5)

@@ -279,7 +279,8 @@ class Queue:
     def claim(self, worker=None):
         raise NotImplementedError("stage 1: write Queue.claim()")
 
-    # STAGE 1: run self.MARK_DONE with {"id": job.id} and set job.outcome = "done".
+    # STAGE 1: run self.MARK_DONE with {"id": job.id} through self._retrying(lambda: ...),
+    # as claim() does, and set job.outcome = "done".
     # STAGE 3: run it as self._guarded(job, self.MARK_DONE, {}) instead.
     def ack(self, job):
         raise NotImplementedError("stage 1: write Queue.ack(job)")
@@ -288,7 +289,8 @@ class Queue:
     # the new state is "dead". Else run self.MARK_RETRY with run_at = self.clock() +
     # jitter(backoff(job.attempts, self.backoff_base, self.backoff_cap), self.rng), and the
     # new state is "queued". Set job.outcome to that state (the string "dead" or
-    # "queued"), and return the same string, not the job.
+    # "queued"), and return the same string, not the job. Run each statement through
+    # self._retrying(lambda: ...), as ack() does.
     # STAGE 3: run both through self._guarded(job, statement, params).
     def fail(self, job, error, permanent=False):
         raise NotImplementedError("stage 2: write Queue.fail(job, error, permanent=False)")

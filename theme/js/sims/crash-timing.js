@@ -64,8 +64,9 @@ export default class CrashTimingWidget extends Widget {
     const strip = this.part("strip");
     const shown = s.crash_shown;   // the chosen point, or where A stood when the reader killed it
     let rebuilt = false;
-    if (this.stripPolicy !== s.policy) {
-      this.stripPolicy = s.policy;
+    const stripKey = JSON.stringify([s.steps, s.points]);   // the policy's, or a batch's or timer's
+    if (this.stripPolicy !== stripKey) {
+      this.stripPolicy = stripKey;
       rebuilt = true;
       const name = `${this.id}-crash`;
       strip.replaceChildren(...s.steps.flatMap((step, index) => {
