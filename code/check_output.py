@@ -195,6 +195,15 @@ def compare(transcript: list, text: str, unordered: str = "") -> tuple[bool, lis
     return matches(want, got), want, got
 
 
+def without_interrupts(want: list, got: list) -> tuple[list, list]:
+    """Both sides without the ^C echo, which matches() forgives, so that a difference shown is a
+    real one: the guide's ^C lines go, and so do yours, or the blank line a program leaves there."""
+    after = {want[i + 1] for i, line in enumerate(want[:-1]) if line == INTERRUPT}
+    kept = [line for k, line in enumerate(got) if line != INTERRUPT
+            and not (line == "" and k + 1 < len(got) and got[k + 1] in after)]
+    return [line for line in want if line != INTERRUPT], kept
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Compare your run's output with the guide's "
                                      "'What you should see'.")
@@ -233,7 +242,8 @@ def main(argv=None) -> int:
     print(f"Does not match {name}" + (f" (nor {', '.join(n for n, *_ in results[1:])})" if len(results) > 1 else "")
           + ". Lines starting '-' are the guide's, '+' yours (ids and timings shown as <pid> and <t>;"
             " a '...' line in the guide stands for any lines):")
-    for line in difflib.unified_diff(want, got, "the guide", "your run", lineterm="", n=2):
+    for line in difflib.unified_diff(*without_interrupts(want, got), "the guide", "your run",
+                                     lineterm="", n=2):
         print(line)
     return 1
 

@@ -15,6 +15,7 @@ from .crash_batch import BatchSends
 from .crash_options import extra_params, policy_choice
 from .crash_policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
 from .crash_producer import Producer, producer_params
+from .crash_timing_picture import LanePicture
 from .params import ParamError, boolean, choice, seed_param, show_number
 from .simulation import Agenda, Simulation, plural
 
@@ -29,7 +30,7 @@ LEASE = {"crash": 5.0, "lease-too-short": 2.0, "producer": 5.0}   # seconds
 WORK = {"A": {"crash": 1.0, "lease-too-short": 4.5}, "B": 1.0}   # seconds the work takes
 B_STARTS = 0.5    # seconds after A's lease ran out that B looks for work
 
-class CrashTiming(Producer, BatchSends, Moves, Simulation):
+class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     NAME = "crash-timing"
     MAX_RUN_STEPS = 100
     ACTION_WORDS = {"crash": "kill worker {worker}"}  # as its buttons say (timeline_view.py)
@@ -74,6 +75,7 @@ class CrashTiming(Producer, BatchSends, Moves, Simulation):
         self.refused = []
         self.killed_by_hand = None   # {point, time}: where and when the reader killed A
         self._open_transaction_lost = False
+        self.work = {}   # who -> {worker, start, end}: each attempt (crash_timing_picture.py)
         self.agenda = Agenda(self.clock)   # the next moment of each actor: a worker or the lease
         if self.scenario == "producer":
             return self._start_producer()   # crash_producer.py
@@ -98,9 +100,11 @@ class CrashTiming(Producer, BatchSends, Moves, Simulation):
         except StopIteration:
             if who in self.fate:
                 self.fate[who], self.position[who] = "finished", None
+                self._work_ends(who)
             return
         except Crash:
             self.fate[who], self.position[who] = "killed", None
+            self._work_ends(who)
             self.moment(who, "crash", f"{who} dies: the power is cut, nothing more runs")
             if self._open_transaction_lost:
                 self._open_transaction_lost = False
@@ -145,6 +149,7 @@ class CrashTiming(Producer, BatchSends, Moves, Simulation):
                                       f"{status}")
             return
         self.fate[who] = "working"
+        self._work_starts(who)
         again = "" if job.attempts == 1 else " again"
         self.moment(who, "claim", f"{who} claims the job{again} (attempt {job.attempts}, "
                                   f"token {job.token}, lease until {show_number(self._lease_end())} s)",
@@ -283,4 +288,7 @@ class CrashTiming(Producer, BatchSends, Moves, Simulation):
             "absorbed": self.absorbed,
             "produced": list(self.produced),
             "in_transaction": self.queue.db.in_transaction,
+            "marks": self.mark_words(),
+            "work": self.work_bars(),
+            "dies_at": self.dies_at(),
         }

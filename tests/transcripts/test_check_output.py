@@ -141,3 +141,10 @@ def test_an_echo_run_into_the_next_line_matches_and_a_changed_line_after_it_does
     wrong = pasted.replace("^Cworker stopped", "^Cworker crashed")
     result = _check("ex04-work", stdin=wrong)
     assert result.returncode == 1 and "+worker crashed" in result.stdout
+
+
+def test_a_difference_elsewhere_is_shown_without_the_ctrl_c_echo():
+    mine = _with_interrupts("ex04-work").replace("^C\n", "\n").replace("job 3 is done", "job 3 is lost")
+    result = _check("ex04-work", stdin=mine)
+    assert result.returncode == 1 and "+ack    job 3 is lost" in result.stdout
+    assert "^C" not in result.stdout and "\n+\n" not in result.stdout, result.stdout

@@ -337,7 +337,9 @@ class Queue:
 
     def _retrying(self, action):
         """Return action(); while SQLite says the database is locked, wait a little and
-        try again, up to BUSY_RETRIES times. `action` must write all or nothing."""
+        try again, up to BUSY_RETRIES times. `action` must write all or nothing.
+        Its waits use stage 2's backoff() and jitter(): until you write them, a locked
+        database shows their NotImplementedError instead of a wait."""
         for attempt in range(1, BUSY_RETRIES + 1):
             try:
                 return action()
