@@ -148,7 +148,8 @@ def backoff(attempt, base, cap):
 
 def jitter(delay, rng):
     """Spread a delay (seconds) at random over [delay/2, delay] ("equal jitter"),
-    drawing from `rng`, a random.Random."""
+    drawing from `rng`, a random.Random: half the delay, plus one draw of
+    rng.uniform(0, delay / 2), so a seeded run repeats the guide's waits exactly."""
     raise NotImplementedError("stage 2: write jitter(delay, rng)")
 
 
