@@ -10,6 +10,8 @@ mkdocs    the same Markdown (content/03-the-queue.md, its title as the page's he
           `font: false`: its default loads Roboto from Google, and no page here fetches from
           another host. The guide's own Markdown extensions come out as plain code blocks there.
 bare      our page's <main> alone in a bare HTML page: no stylesheet, no script
+before    with --before DIR: a site built earlier (build.py --out DIR), served beside the others,
+          to compare a change within one run
 
 For each, in fresh browser contexts (cold cache), --rounds times in turn: first contentful paint
 and largest contentful paint (ms, Chromium's own PerformanceObserver entries, a 1280x900 window)
@@ -121,6 +123,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="cold loads of each page (default 7)")
     parser.add_argument("--no-lighthouse", action="store_true", help="skip the Lighthouse scores")
+    parser.add_argument("--before", type=Path, metavar="DIR",
+                        help="a site built earlier (build.py --out DIR), measured beside ours as 'before'")
     args = parser.parse_args()
     chrome = os.environ.get("CHROME_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -129,11 +133,15 @@ def main() -> int:
         build_site(Config(out=served / "ours"))
         build_mkdocs(served / "mkdocs")
         build_bare(served / "ours", served / "bare")
+        names = ["ours", "mkdocs", "bare"]
+        if args.before:
+            shutil.copytree(args.before, served / "before")
+            names.insert(1, "before")
         handler = type("Handler", (lighthouse.StaticHostHandler,), {"base": "/", "quiet": True})
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(served)))
         serve_in_background(server)
         base = f"http://127.0.0.1:{server.server_port}/"
-        pages = {name: f"{base}{name}/{CHAPTER}.html" for name in ("ours", "mkdocs", "bare")}
+        pages = {name: f"{base}{name}/{CHAPTER}.html" for name in names}
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chrome, args=CHROMIUM_ARGS)
@@ -157,6 +165,9 @@ def main() -> int:
             print(f"{name:8} {m['fcp']:8.0f} {m['lcp']:8.0f} {m['bytes']:9,.0f} {m['files']:6.0f}   "
                   + " ".join(f"{r['fcp']:.0f}" for r in found))
         ours, peer, bare = median["ours"], median["mkdocs"], median["bare"]
+        if args.before:
+            print(f"ours / before: FCP {ours['fcp'] / median['before']['fcp']:.2f}, "
+                  f"LCP {ours['lcp'] / median['before']['lcp']:.2f}")
         print(f"\nours / mkdocs: FCP {ours['fcp'] / peer['fcp']:.2f}, LCP {ours['lcp'] / peer['lcp']:.2f}   "
               f"(goal: FCP <= 1)")
         print(f"ours / bare:   FCP {ours['fcp'] / bare['fcp']:.2f}, LCP {ours['lcp'] / bare['lcp']:.2f}   "
@@ -166,7 +177,8 @@ def main() -> int:
             lighthouse.ensure_lighthouse()
             print(f"\nLighthouse 12, phone (simulated slow 4G, 4x CPU): {'page':22} {'perf':>4} "
                   f"{'FCP ms':>7} {'LCP ms':>7} {'TBT ms':>7} {'bytes':>9}")
-            for name, url in [*pages.items(), ("ours guide", f"{base}ours/guide.html")]:
+            guides = [(f"{name} guide", f"{base}{name}/guide.html") for name in ("ours", "before") if name in pages]
+            for name, url in [*pages.items(), *guides]:
                 result = lighthouse.summary(lighthouse.run_lighthouse(url, False, chrome))
                 m = result["metrics"]
                 print(f"{'':51}{name:22} {result['scores']['performance']:4} {m['first-contentful-paint']:7.0f} "

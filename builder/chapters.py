@@ -36,6 +36,13 @@ class ParsedChapter:
         return [t.meta["id"] for t in self.tokens if t.type == "colon_pause_open" and "id" in t.meta]
 
     @property
+    def check_ids(self) -> list[str]:
+        """The ids of what the reader answers in the chapter, in order: its pause-and-check boxes,
+        then its predict-then-run boxes (the progress marks count both)."""
+        predicts = [t.meta["id"] for t in self.tokens if t.type == "predict" and "id" in t.meta]
+        return self.pause_ids + predicts
+
+    @property
     def minutes(self) -> int:
         """The estimated reading time in minutes (builder/reading_time.py)."""
         return reading_minutes(self.tokens)

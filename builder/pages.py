@@ -34,7 +34,7 @@ def summary_sentence(parsed: ParsedChapter, limit: int = 160) -> str:
 def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) -> dict[str, str]:
     """Return {file name: HTML} for every page of the site."""
     nav = [{"url": p.chapter.url, "page": p.chapter.url, "title": p.chapter.title, "number": p.chapter.number,
-            "minutes": p.minutes, "pauses": len(p.pause_ids)} for p in chapters]
+            "minutes": p.minutes, "pauses": len(p.check_ids)} for p in chapters]
     pages: dict[str, str] = {}
     contents = _link(INDEX, "Contents", "Start")
     for i, parsed in enumerate(chapters):

@@ -3,7 +3,9 @@
 theme/
   site.json        the guide's title and description
   templates/       base.html and one template per kind of page; sim/ for simulation embeds
-  css/*.css        concatenated in name order into assets/site.css (tokens first)
+  css/*.css        concatenated in name order into two bundles: assets/site.css (every page; tokens
+                   first) and assets/sims.css (80-89: the simulations' embeds and widgets), which only
+                   pages that embed a simulation load, after site.css (templates/base.html)
   js/*.js          the site's scripts, one per feature: theme-init.js (a classic script, run before the
                    first paint) copied to assets/js/; the features (FEATURES) bundled in that order
                    into one module, assets/js/site.js, so that a page makes one request for them
@@ -30,6 +32,7 @@ STATIC_ID = re.compile(r'\bid="([A-Za-z][\w-]*)"')
 # block, so its names stay its own and one that throws does not stop the others.
 FEATURES = ("aliases", "theme-toggle", "sidebar", "page-toc", "code-blocks", "scrollable", "keyboard-nav", "search",
             "print", "progress", "fullscreen")   # aliases first: it rewrites an old link before the sims read it
+SIM_CSS = re.compile(r"^8\d-")   # theme/css/80-*.css to 89-*.css: assets/sims.css, not site.css
 STATIC_IMPORT = re.compile(r"^\s*(import\s*[\w{*'\"]|export\b)", re.M)
 
 
@@ -63,9 +66,12 @@ class Theme:
 
     def _collect(self) -> dict[str, bytes]:
         files: dict[str, bytes] = {}
-        css = [f"/* theme/css/{p.name} */\n{p.read_text(encoding='utf-8')}"
-               for p in sorted((self.folder / "css").glob("*.css"))]
-        files["assets/site.css"] = "\n".join(css).encode("utf-8")
+        css: dict[str, list[str]] = {"assets/site.css": [], "assets/sims.css": []}
+        for path in sorted((self.folder / "css").glob("*.css")):
+            bundle = "assets/sims.css" if SIM_CSS.match(path.name) else "assets/site.css"
+            css[bundle].append(f"/* theme/css/{path.name} */\n{path.read_text(encoding='utf-8')}")
+        for bundle, parts in css.items():
+            files[bundle] = "\n".join(parts).encode("utf-8")
         for path in sorted((self.folder / "js").glob("*.js")):
             if path.stem not in FEATURES:
                 files[f"assets/js/{path.name}"] = path.read_bytes()

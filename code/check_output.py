@@ -74,8 +74,10 @@ def matches(expected: list, actual: list) -> bool:
         if expected[i].strip() == ELLIPSIS:
             return any(fit(i + 1, k) for k in range(j, len(actual) + 1))
         if expected[i] == INTERRUPT:
-            # The reader's ^C: the terminal's echo, ended by the program's own newline if any.
-            return fit(i + 1, j) or (j < len(actual) and actual[j] == "" and fit(i + 1, j + 1))
+            # The reader's ^C: absent (output saved to a file), or the terminal's echo pasted
+            # with it ("^C" alone, or an empty line where the program ended the echo's line).
+            return fit(i + 1, j) or (j < len(actual) and actual[j] in ("", INTERRUPT)
+                                     and fit(i + 1, j + 1))
         return j < len(actual) and expected[i] == actual[j] and fit(i + 1, j + 1)
     return fit(0, 0)
 
@@ -164,9 +166,13 @@ def commands(lines: list) -> list:
 
 
 def as_session(text: str, known: list) -> list:
-    """Your lines, with a line ending in one of the transcript's commands made `$ command`."""
+    """Your lines, with a line ending in one of the transcript's commands made `$ command`, and
+    a terminal's echoed ^C put on a line of its own."""
     out = []
     for line in text.replace("\r\n", "\n").split("\n"):
+        if line.startswith(INTERRUPT) and line != INTERRUPT:   # "^Cworker stopped": echo, then output
+            out.append(INTERRUPT)
+            line = line[len(INTERRUPT):]
         command = next((c for c in known if line.rstrip() == c or line.rstrip().endswith(PROMPT + c)
                         or line.rstrip().endswith("$" + c)), None)
         out.append(PROMPT + command if command else line)
@@ -187,6 +193,15 @@ def compare(transcript: list, text: str, unordered: str = "") -> tuple[bool, lis
     want = normalise("\n".join(want)).split("\n")
     got = normalise("\n".join(session)).split("\n")
     return matches(want, got), want, got
+
+
+def without_interrupts(want: list, got: list) -> tuple[list, list]:
+    """Both sides without the ^C echo, which matches() forgives, so that a difference shown is a
+    real one: the guide's ^C lines go, and so do yours, or the blank line a program leaves there."""
+    after = {want[i + 1] for i, line in enumerate(want[:-1]) if line == INTERRUPT}
+    kept = [line for k, line in enumerate(got) if line != INTERRUPT
+            and not (line == "" and k + 1 < len(got) and got[k + 1] in after)]
+    return [line for line in want if line != INTERRUPT], kept
 
 
 def main(argv=None) -> int:
@@ -227,7 +242,8 @@ def main(argv=None) -> int:
     print(f"Does not match {name}" + (f" (nor {', '.join(n for n, *_ in results[1:])})" if len(results) > 1 else "")
           + ". Lines starting '-' are the guide's, '+' yours (ids and timings shown as <pid> and <t>;"
             " a '...' line in the guide stands for any lines):")
-    for line in difflib.unified_diff(want, got, "the guide", "your run", lineterm="", n=2):
+    for line in difflib.unified_diff(*without_interrupts(want, got), "the guide", "your run",
+                                     lineterm="", n=2):
         print(line)
     return 1
 

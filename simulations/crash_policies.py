@@ -17,6 +17,7 @@ and Ada's loyalty points.
 from contextlib import contextmanager
 
 from ._core import tinyq
+from .crash_options import AUTO_COMMIT, auto_commit
 
 STEP = 0.5    # seconds between a worker's moments, other than the work itself
 DYING = 0.25  # seconds from reaching the chosen crash point to dying there
@@ -24,8 +25,7 @@ KEY = "welcome-email:ada@example.com"   # one key per effect: the same on every 
 
 
 def ack_after_work(sim, who, job, work):
-    yield from sim.pause(who, "after-claim", work)
-    sim.send_email(who)
+    yield from sim.work_and_send(who, "after-claim", work)   # the work, and the email(s) in it
     yield from sim.pause(who, "after-effect", STEP)
     sim.ack(who, job)
     yield from sim.pause(who, "after-ack", STEP)
@@ -34,8 +34,7 @@ def ack_after_work(sim, who, job, work):
 def ack_before_work(sim, who, job, work):
     yield from sim.pause(who, "after-claim", STEP)
     sim.ack(who, job)
-    yield from sim.pause(who, "after-ack", work)
-    sim.send_email(who)
+    yield from sim.work_and_send(who, "after-ack", work)
     yield from sim.pause(who, "after-effect", STEP)
 
 
@@ -45,8 +44,7 @@ def one_transaction(sim, who, job, work):
 
 
 def idempotency_key(sim, who, job, work):
-    yield from sim.pause(who, "after-claim", work)
-    sim.send_email(who, key=KEY)
+    yield from sim.work_and_send(who, "after-claim", work, key=KEY)
     yield from sim.pause(who, "after-effect", STEP)
     sim.ack(who, job)
     yield from sim.pause(who, "after-ack", STEP)
@@ -54,7 +52,8 @@ def idempotency_key(sim, who, job, work):
 
 SCRIPTS = {"ack-after-work": ack_after_work, "ack-before-work": ack_before_work,
            "one-transaction": one_transaction, "idempotency-key": idempotency_key}
-POLICIES = tuple(SCRIPTS)
+POLICIES = tuple(SCRIPTS)   # the four above; crash_options.py adds auto-commit (a timer acks)
+SCRIPTS[AUTO_COMMIT] = auto_commit
 
 # The order of each policy's steps after the claim (each followed by the point after-<step>).
 ORDER = {policy: ("effect", "ack") for policy in POLICIES}
@@ -107,7 +106,9 @@ UNFENCED_DONE = "UPDATE jobs SET status = 'done', locked_until = NULL WHERE id =
 # The receiving side of an effect. An email provider that honours idempotency keys keeps
 # each key once; the check and the send are one statement, so they cannot come apart.
 WORLD = """
-CREATE TABLE outbox (id INTEGER PRIMARY KEY, worker TEXT NOT NULL, idempotency_key TEXT UNIQUE);
+CREATE TABLE outbox (id INTEGER PRIMARY KEY, worker TEXT NOT NULL, idempotency_key TEXT UNIQUE,
+                     recipient TEXT NOT NULL DEFAULT 'ada@example.com');
+CREATE TABLE sent_marks (job INTEGER NOT NULL, recipient TEXT NOT NULL, PRIMARY KEY (job, recipient));
 CREATE TABLE customers (email TEXT PRIMARY KEY, points INTEGER NOT NULL);
 INSERT INTO customers VALUES ('ada@example.com', 0);
 """
@@ -149,7 +150,7 @@ class Moves:
         except Crash:
             self._open_transaction_lost = True
             raise
-        self.produced.append({"worker": who, "time": round(self.clock.now, 3)})
+        self.produced.append({"worker": who, "time": round(self.clock.now, 3), "count": 1})
         self.moment(who, "ack", f"{who} commits: 10 points and 'done', together"
                     + self._unchecked(job))
         yield from self.pause(who, "after-ack", STEP)
@@ -164,7 +165,7 @@ class Moves:
     def send_email(self, who, key=None):
         sent = self.queue.db.execute(SEND_EMAIL, {"worker": who, "key": key}).rowcount
         if sent:
-            self.produced.append({"worker": who, "time": round(self.clock.now, 3)})
+            self.produced.append({"worker": who, "time": round(self.clock.now, 3), "count": 1})
             self.moment(who, "effect", f"{who} sends the welcome email"
                         + (f" with key {key}" if key else ""))
         else:
@@ -172,7 +173,9 @@ class Moves:
             self.moment(who, "effect", f"{who} sends the email with key {key}; the provider has "
                                        f"seen that key, so nothing is sent again")
 
-    def ack(self, who, job):
+    def ack(self, who, job, timer=False):
+        """Mark the job done (fenced by its token unless fencing is off); `timer`: the
+        auto-commit timer does it, apart from the work."""
         if self.params["fencing"]:
             try:
                 self.queue.ack(job)
@@ -183,7 +186,8 @@ class Moves:
                 return
         else:
             self.queue.db.execute(UNFENCED_DONE, {"id": job.id})
-        self.moment(who, "ack", f"{who} acks: the job is done" + self._unchecked(job))
+        acks = f"{who}'s auto-commit timer acks" if timer else f"{who} acks"
+        self.moment(who, "ack", f"{acks}: the job is done" + self._unchecked(job))
 
     def _unchecked(self, job):
         """Words for a finish that went through although another claim held the job."""

@@ -11,42 +11,44 @@ job is done. The reader may also kill A or B by hand; if that leaves the job run
 nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 """
 from ._core import tinyq
-from .crash_policies import (POINT_LABELS, POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves,
-                             points, steps)
+from .crash_batch import BatchSends
+from .crash_options import extra_params, policy_choice
+from .crash_policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
+from .crash_producer import Producer, producer_params
+from .crash_timing_picture import LanePicture
 from .params import ParamError, boolean, choice, seed_param, show_number
 from .simulation import Agenda, Simulation, plural
 
 # A verdict's words, one vocabulary for the headline and the outcome sentence that opens with it.
 VERDICT_WORDS = {"lost": "Lost", "exactly once": "Exactly once", "duplicated": "Duplicated",
-                 "unfinished": "Unfinished"}
+                 "unfinished": "Unfinished", "orphaned": "Orphaned job", "consistent": "Consistent"}
 NOT_WORKING = {"idle": "has not started", "finished": "has finished its attempt",
                "killed": "is dead"}
-SCENARIOS = ("crash", "lease-too-short")
+SCENARIOS = ("crash", "lease-too-short", "producer")
 CRASH_POINTS = ("after-claim", "after-effect", "after-ack")
-LEASE = {"crash": 5.0, "lease-too-short": 2.0}   # seconds
+LEASE = {"crash": 5.0, "lease-too-short": 2.0, "producer": 5.0}   # seconds
 WORK = {"A": {"crash": 1.0, "lease-too-short": 4.5}, "B": 1.0}   # seconds the work takes
 B_STARTS = 0.5    # seconds after A's lease ran out that B looks for work
 
-class CrashTiming(Moves, Simulation):
+class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     NAME = "crash-timing"
     MAX_RUN_STEPS = 100
     ACTION_WORDS = {"crash": "kill worker {worker}"}  # as its buttons say (timeline_view.py)
     PARAMS = (
-        choice("policy", "Policy", "ack-after-work", POLICIES,
-               "When the worker acks, relative to the work, or how it makes a repeat harmless.",
-               POLICY_LABELS),
+        policy_choice(POLICIES, POLICY_LABELS),
         choice("scenario", "Scenario", "crash", SCENARIOS,
                "\"Worker A crashes\": A dies at the point chosen below. \"Lease too short: A is "
-               "slow\": nobody dies, but A's lease runs out while it is still working.",
-               {"crash": "Worker A crashes", "lease-too-short": "Lease too short: A is slow"}),
+               "slow\": nobody dies, but A's lease runs out while it is still working. \"A web "
+               "request enqueues\": A is a web request that signs Ada up and enqueues her email.",
+               {"crash": "Worker A crashes", "lease-too-short": "Lease too short: A is slow",
+                "producer": "A web request enqueues"}),
         boolean("fencing", "Fencing token", True,
                 "Finish only while the claim's token still holds the job."),
         choice("crash", "Crash point", "after-effect", ("none",) + CRASH_POINTS,
                "Where worker A dies (only when the scenario is \"Worker A crashes\").",
                {"none": "A does not die", "after-claim": "After the claim",
                 "after-effect": "After the effect", "after-ack": "After the ack"}),
-        seed_param(),
-    )
+    ) + extra_params() + producer_params() + (seed_param(),)
 
     def __init__(self, params=None, seed=0):
         super().__init__(params, seed)
@@ -56,22 +58,28 @@ class CrashTiming(Moves, Simulation):
                                           "A is only slow; use crash: none")
             # what the run uses, so that the snapshot's params rebuild it (and a link works)
             self.params["crash"] = "none"
+        if self.params["scenario"] == "producer":
+            self.params["crash"] = "none"   # A is a web request: its fault is `fault`
 
     def _start(self):
         self.policy, self.scenario = self.params["policy"], self.params["scenario"]
         self.crash_point = self.params["crash"] if self.scenario == "crash" else "none"
         self.queue = tinyq.Queue(lease=LEASE[self.scenario], clock=self.clock, rng=self.rng)
         self.queue.db.executescript(WORLD)
-        self.job_id = self.queue.enqueue("welcome", {"email": "ada@example.com"})
         self.timeline = []
         self.position = {"A": None, "B": None}   # the crash point each worker is at
         self.fate = {"A": "idle", "B": "idle"}   # WORKER_STATES: idle, working, finished, killed
         self.absorbed = 0
+        self.skipped = 0     # sends a marker skipped (crash_batch.py)
         self.produced = []   # [{worker, time}]: each effect that counts (sent, or committed)
         self.refused = []
         self.killed_by_hand = None   # {point, time}: where and when the reader killed A
         self._open_transaction_lost = False
+        self.work = {}   # who -> {worker, start, end}: each attempt (crash_timing_picture.py)
         self.agenda = Agenda(self.clock)   # the next moment of each actor: a worker or the lease
+        if self.scenario == "producer":
+            return self._start_producer()   # crash_producer.py
+        self.job_id = self.queue.enqueue("welcome", {"email": "ada@example.com"})
         self.agenda.schedule(0.0, "A", self._attempt("A"))
         self.agenda.schedule(LEASE[self.scenario], "lease", self._lease_watch())
 
@@ -92,9 +100,11 @@ class CrashTiming(Moves, Simulation):
         except StopIteration:
             if who in self.fate:
                 self.fate[who], self.position[who] = "finished", None
+                self._work_ends(who)
             return
         except Crash:
             self.fate[who], self.position[who] = "killed", None
+            self._work_ends(who)
             self.moment(who, "crash", f"{who} dies: the power is cut, nothing more runs")
             if self._open_transaction_lost:
                 self._open_transaction_lost = False
@@ -139,6 +149,7 @@ class CrashTiming(Moves, Simulation):
                                       f"{status}")
             return
         self.fate[who] = "working"
+        self._work_starts(who)
         again = "" if job.attempts == 1 else " again"
         self.moment(who, "claim", f"{who} claims the job{again} (attempt {job.attempts}, "
                                   f"token {job.token}, lease until {show_number(self._lease_end())} s)",
@@ -167,6 +178,8 @@ class CrashTiming(Moves, Simulation):
 
     # --- what the page draws ------------------------------------------------------------------
     def _status(self):
+        if self.job_id is None:
+            return None   # the producer has enqueued nothing (yet)
         return self.queue.db.execute("SELECT status FROM jobs WHERE id = ?",
                                      (self.job_id,)).fetchone()[0]
 
@@ -177,21 +190,6 @@ class CrashTiming(Moves, Simulation):
     @property
     def finished(self):
         return not self.agenda
-
-    def effects(self):
-        """How many times the job's effect happened (committed or sent)."""
-        if self.policy == "one-transaction":
-            points = self.queue.db.execute("SELECT points FROM customers").fetchone()[0]
-            return points // 10
-        return self.queue.db.execute("SELECT count(*) FROM outbox").fetchone()[0]
-
-    def result(self):
-        """"lost", "exactly once" or "duplicated" (the effect's count) once the job is done;
-        "unfinished" when it is not done and nobody is left to finish it."""
-        if self._status() != "done":
-            return "unfinished"
-        count = self.effects()
-        return "lost" if count == 0 else "exactly once" if count == 1 else "duplicated"
 
     def verdict(self):
         """The headline: {code, words}; the code is result() once finished, else None."""
@@ -205,19 +203,24 @@ class CrashTiming(Moves, Simulation):
         kill = self.killed_by_hand
         if kill is None or self.scenario != "crash":
             return {"point": self.crash_point, "note": None}
-        where = POINT_LABELS[self.policy][kill["point"]]
+        where = self.point_words()[kill["point"]]
         return {"point": kill["point"],
                 "note": f"You killed A by hand at {show_number(kill['time'])} s, {where}."}
 
     def scenario_note(self):
         """The sentence the page shows about a healthy but slow worker A, or None: only in the
         lease-too-short scenario, and only while the reader has killed nobody."""
+        if self.scenario == "producer":
+            return ("Here worker A is the web request that signs Ada up and enqueues her welcome "
+                    "email; worker B is the worker that sends it.")
         if self.scenario != "lease-too-short" or "killed" in self.fate.values():
             return None
         return (f"Nobody dies here: worker A is slow, and its {show_number(LEASE[self.scenario])}-second "
                 f"lease runs out while it is still working.")
 
     def job_rows(self):
+        if self.job_id is None:
+            return []   # the producer has not enqueued it (yet)
         status, attempts, locked_until, token = self.queue.db.execute(
             "SELECT status, attempts, locked_until, token FROM jobs").fetchone()
         return [{"id": self.job_id, "status": status, "attempts": attempts, "token": token,
@@ -246,9 +249,9 @@ class CrashTiming(Moves, Simulation):
         return f"The job is still running and nobody is left to finish it: {why}; {lease}"
 
     def outcome(self):
-        count = self.effects()
-        what = (plural(count * 10, "loyalty point") + " awarded"
-                if self.policy == "one-transaction" else plural(count, "email") + " sent")
+        if self.scenario == "producer":
+            return self.producer_outcome()
+        what = self.what_happened(self.effects())
         refused = (f"the token refused {' and '.join(self.refused)}'s late finish"
                    if self.refused else "")
         if self._nobody_left():
@@ -263,6 +266,7 @@ class CrashTiming(Moves, Simulation):
             sentence += ", yet the queue says the job is done"
         if self.absorbed:
             sentence += f"; {plural(self.absorbed, 'repeat')} absorbed by the idempotency key"
+        sentence += self.skipped_words()
         if refused:
             sentence += f"; {refused}"
         return sentence + "."
@@ -271,8 +275,8 @@ class CrashTiming(Moves, Simulation):
         return {
             "policy": self.policy, "scenario": self.scenario, "fencing": self.params["fencing"],
             "crash_point": self.crash_point, "crash_shown": self.crash_shown(),
-            "points": points(self.policy),
-            "steps": steps(self.policy),
+            "points": self.strip()[1],
+            "steps": self.strip()[0],
             "lease": LEASE[self.scenario],
             "position": dict(self.position),
             "workers": [{"name": who, "state": self.fate[who]} for who in ("A", "B")],
@@ -284,4 +288,7 @@ class CrashTiming(Moves, Simulation):
             "absorbed": self.absorbed,
             "produced": list(self.produced),
             "in_transaction": self.queue.db.in_transaction,
+            "marks": self.mark_words(),
+            "work": self.work_bars(),
+            "dies_at": self.dies_at(),
         }

@@ -19,13 +19,22 @@ although its email has already gone out.
 A lease claimed at t for L seconds covers [t, t + L], as in tinyq: an ack at exactly t + L
 holds, and another worker may take the job over only after t + L. tinyq runs here on a clock
 that counts ticks (ticks.py), so that a lease ending on a tick ends exactly on it.
+
+The casebook's controls (heartbeats and varying durations, a deploy, a poison job and the
+delivery cap) are in live_queue_heartbeat.py, live_queue_deploy.py and live_queue_poison.py; an
+embed shows their fields only at the level that names them (live_queue_view.py, EXTRAS).
 """
 import math
 from collections import deque
 from dataclasses import dataclass
 
 from ._core import tinyq
+from . import live_queue_deploy, live_queue_heartbeat, live_queue_poison, live_queue_retry
 from .live_queue_actions import ReaderActions
+from .live_queue_deploy import Deploys
+from .live_queue_heartbeat import Heartbeats
+from .live_queue_poison import Poison
+from .live_queue_retry import Retries
 from .live_queue_view import LEVELS, QueueView
 from .params import boolean, choice, integer, number, seed_param, show_number
 from .simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
@@ -35,7 +44,7 @@ CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
 ACK_TICKS = 1        # 0.1 s to ack it
 RESTART_TICKS = 20   # the supervisor restarts a dead worker after 2 s
 MAX_WORKERS = 64
-MAX_LEASE = 3600.0   # seconds: longer than the longest job, so any job can be leased through
+MAX_LEASE = live_queue_heartbeat.MAX_SECONDS   # a day, in seconds: leases for hours-long jobs
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 
 @dataclass
@@ -48,11 +57,18 @@ class Worker:
     crash_at: int = None        # the tick its process will crash, if it will
     restart_at: int = None      # the tick the supervisor restarts it, if it will
     abandoned: object = None    # the tinyq.Job it held when it died
+    work: int = None            # ticks of work this job takes, when durations vary
+    next_beat: int = None       # the tick of its next heartbeat, when heartbeats are on
+    frozen_until: int = None    # the tick a stall ends: no heartbeats before it
+    stopping: bool = False      # a deploy's stop signal reached it: it claims nothing more
+    stop_by: int = None         # the tick it is killed if it is still busy
+    replaced: bool = False      # its restart is the deploy's new version
 
 
-class LiveQueue(ReaderActions, QueueView, Simulation):
+class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, Simulation):
     NAME = "live-queue"
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
+    CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
     RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (live_queue_actions.py)
     MAX_RUN_STEPS = 600  # one run() call covers at most 60 virtual seconds
     PARAMS = (
@@ -60,7 +76,7 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
         integer("jobs", "Jobs at the start", 0, 0, MAX_JOBS, "Jobs waiting in the queue at 0 s."),
         number("lease", "Lease (s)", 5.0, 0.5, MAX_LEASE,
                "How long a claim holds its job before another worker may take it.", live=True),
-        number("duration", "Job duration (s)", 2.0, 0.3, 600.0,
+        number("duration", "Job duration (s)", 2.0, 0.3, MAX_LEASE,
                "How long one job takes a worker, from claim to ack.", live=True),
         number("crash", "Crash chance per job", 0.0, 0.0, 1.0,
                "The chance that a worker's process dies at a random moment of a job.", live=True),
@@ -69,11 +85,16 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
         boolean("supervisor", "Restart dead workers", False,
                 "A supervisor starts a fresh process 2 s after a worker dies.", live=True),
         choice("level", "Shows", "all", list(LEVELS),
-               "What the widget shows: `queue` keeps back what chapters 4 to 9 teach "
-               "(a chapter's embed sets it; the run is the same either way).",
-               labels={"queue": "the queue only", "all": "everything"}),
+               "What the widget shows: `queue` keeps back what chapters 4 to 9 teach; the "
+               "casebook's levels add the controls of one case (a chapter's embed sets it; the "
+               "run is the same either way).",
+               labels={"queue": "the queue only", "all": "what the chapters teach",
+                       "heartbeats": "that, and heartbeats", "deploys": "that, and deploys",
+                       "poison": "that, and a poison job",
+                       "retries": "that, and a busy service with a retry policy"}),
         seed_param(),
-    )
+    ) + (live_queue_heartbeat.PARAMS + live_queue_deploy.PARAMS + live_queue_poison.PARAMS
+         + live_queue_retry.PARAMS)
     SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
     # The stall action's argument: how long a busy worker freezes.
     STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
@@ -84,7 +105,12 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
         self.agenda = Agenda(self.clock)    # the world's next tick, 0.1 s on (simulation.py)
         self.agenda.schedule(1 / TICKS_PER_SECOND, "world", None)
         self.settings = {name: self.params[name] for name in self.SETTABLE}
+        self._check_durations(self.params["duration"], self.params["duration_max"])
+        self._start_retries()
+        # backoff in ticks: 1 s doubling, at most 300 s (tinyq's defaults, in seconds)
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
+                                 max_attempts=self._queue_cap(), backoff_base=TICKS_PER_SECOND,
+                                 backoff_cap=300 * TICKS_PER_SECOND,
                                  clock=TickClock(self), rng=self.rng)
         self.workers = [Worker(n) for n in range(1, self.params["workers"] + 1)]
         self.emails = [0]           # emails sent, by job id
@@ -94,6 +120,8 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
         self.done_count = self.done_attempts = self.retried = 0
         self.refused = 0            # acks the token refused
         self.cap_reported = False
+        self.beats = self.beats_refused = self.handed_back = 0     # heartbeats, deploys
+        self.poison_claims = self.poison_failures = self.poison_kills = 0
         if self.params["jobs"]:
             self._enqueue(self.params["jobs"])
 
@@ -105,6 +133,7 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
         self.clock.now = self.ticks / TICKS_PER_SECOND   # the very float every tick had before
         self.agenda.schedule((self.ticks + 1) / TICKS_PER_SECOND, "world", None)
         self._produce()
+        self._deploy()
         self._report_expired_leases(before)
         for worker in self.workers:
             self._advance(worker)
@@ -154,23 +183,37 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
         if worker.state == "killed":
             if worker.restart_at is not None and tick >= worker.restart_at:
                 worker.state, worker.restart_at, worker.abandoned = "idle", None, None
-                self.emit(f"the supervisor restarted worker {worker.number} (a fresh process)")
+                self.emit(f"the new version of worker {worker.number} started" if worker.replaced
+                          else f"the supervisor restarted worker {worker.number} (a fresh process)")
+                worker.replaced = False
             return
         if worker.crash_at is not None and tick >= worker.crash_at:
-            self._die(worker, "crashed")
+            if self._is_poison(worker.job) and self.params["poison"] == "kills":
+                self.poison_kills += 1
+                self._die(worker, "was killed by the poison job it ran,")
+            else:
+                self._die(worker, "crashed")
+            return
+        if self._stop_if_due(worker) or not self._beat(worker):
             return
         if worker.state == "idle":
             self._claim(worker)
         elif tick < worker.until:
             return
         elif worker.state == "claimed":
-            worker.state, worker.until = "working", tick + self._work_ticks()
+            worker.state, worker.until = "working", tick + (worker.work or self._work_ticks())
+        elif worker.state == "working" and self._is_poison(worker.job) \
+                and self.params["poison"] == "fails":
+            self._poison_fails(worker)
         elif worker.state == "working":
+            if self._calls_fail(worker):   # the email service failed: the job waits its backoff
+                return
             self._send_email(worker)
             worker.state, worker.until = "acking", tick + ACK_TICKS
         elif worker.state == "acking":
             self._ack(worker)
-            self._claim(worker)
+            if not self._stop_if_due(worker):
+                self._claim(worker)
 
     def _claim(self, worker):
         job = self.queue.claim()
@@ -180,9 +223,11 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
         again = "" if job.attempts == 1 else " again"
         self.emit(f"worker {worker.number} claimed job {job.id}{again} "
                   f"(attempt {job.attempts}, token {job.token})")
+        self._draw_work(worker)
         if self.rng.random() < self.settings["crash"]:
-            span = CLAIM_TICKS + self._work_ticks() + ACK_TICKS
+            span = CLAIM_TICKS + (worker.work or self._work_ticks()) + ACK_TICKS
             worker.crash_at = self.ticks + 1 + int(self.rng.random() * span)
+        self._poison_claimed(worker)
 
     def _send_email(self, worker):
         job_id = worker.job.id
@@ -209,11 +254,13 @@ class LiveQueue(ReaderActions, QueueView, Simulation):
             self.retried += job.attempts > 1
             self.acked.append(self.clock.now)
             self.emit(f"worker {worker.number} acked job {job.id}: done")
-        worker.job, worker.state, worker.crash_at = None, "idle", None
+        worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
 
     def _die(self, worker, how):
         held = worker.job
-        worker.state, worker.job, worker.crash_at = "killed", None, None
+        worker.state, worker.job, worker.crash_at, worker.next_beat = "killed", None, None, None
+        worker.frozen_until = worker.stop_by = None
+        worker.stopping = False
         worker.abandoned = held
         if self.settings["supervisor"]:
             worker.restart_at = self.ticks + RESTART_TICKS

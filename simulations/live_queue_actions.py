@@ -48,6 +48,7 @@ class ReaderActions:
                                        f"not working on a job")
         freeze = convert(self.STALL, seconds)
         target.until += to_ticks(freeze)
+        target.frozen_until = max(self.ticks, target.frozen_until or 0) + to_ticks(freeze)   # no heartbeats
         if target.crash_at is not None:
             target.crash_at += to_ticks(freeze)
         self.emit(f"worker {target.number} freezes for {show_number(freeze)} s in the middle of job "
@@ -58,7 +59,13 @@ class ReaderActions:
         if param not in self.SETTABLE:
             raise ParamError("param", f"can set {', '.join(self.SETTABLE)}; got {param!r}")
         spec = next(spec for spec in self.PARAMS if spec["name"] == param)
-        self.settings[param] = convert(spec, value)
+        new = convert(spec, value)
+        longest = self.params["duration_max"]
+        if param == "duration" and longest and new > longest:
+            raise ParamError("duration", f"must be at most the longest job "
+                                         f"({show_number(longest)} s) while jobs vary; got "
+                                         f"{show_number(new)}", label=spec["label"])
+        self.settings[param] = new
         self.queue.lease = lease_ticks(self.settings["lease"])
         value = self.settings[param]
         if param == "supervisor":   # from now on: restarts on their way are kept or called off

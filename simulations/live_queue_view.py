@@ -1,5 +1,6 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
 the workers' cards. A mixin of LiveQueue (live_queue.py), which holds the state it reads."""
+from .live_queue_picture import picture
 from .params import ParamError
 from .simulation import UNFINISHED_JOBS, plural, require_int
 from .ticks import in_seconds
@@ -11,9 +12,18 @@ from .ticks import in_seconds
 #   stall       the Stall buttons and their "Stall for (s)" field (chapter 5)
 #   crash, supervisor           the fields "Crash chance per job" and "Restart dead workers" (ch. 6, 9)
 #   duplicate_emails, acks_refused          the figures of those names (chapters 4 and 5)
+# The casebook's controls (issue 15), by the level that shows them: chapters 3 to 10 keep them
+# back, and a case's embed (content/12-casebook.md) shows the group it needs.
+EXTRAS = {"heartbeats": ("heartbeat", "grace", "duration_max"),
+          "deploys": ("deploy_at", "shutdown_grace", "hand_back"),
+          "poison": ("poison", "max_attempts", "cap_counts"),
+          "retries": ("service_capacity", "backoff_base", "backoff_cap", "jitter")}
+EVERY_EXTRA = tuple(name for group in EXTRAS.values() for name in group)
 LEVELS = {
-    "queue": ("token", "stall", "crash", "supervisor", "duplicate_emails", "acks_refused"),   # ch. 3
-    "all": (),
+    "queue": ("token", "stall", "crash", "supervisor", "duplicate_emails", "acks_refused")   # ch. 3
+             + EVERY_EXTRA,
+    "all": EVERY_EXTRA,
+    **{level: tuple(n for n in EVERY_EXTRA if n not in group) for level, group in EXTRAS.items()},
 }
 
 MAX_ROWS = 50             # job rows in one snapshot: a page of the table (issue 19)
@@ -152,6 +162,13 @@ class QueueView:
             "emails_sent": self.emails_sent,
             "duplicate_emails": self.duplicates,
             "acks_refused": self.refused,
+            # the casebook's controls (issue 15): heartbeats, a deploy, a poison job (job 1)
+            "heartbeats": self.beats,
+            "heartbeats_refused": self.beats_refused,
+            "handed_back": self.handed_back,
+            "poison_claims": self.poison_claims,
+            "poison_kills": self.poison_kills,
+            "calls_failed": self.calls_failed,   # the email service's failures (retries level)
         }
 
     def outcome(self):
@@ -162,13 +179,31 @@ class QueueView:
         if self.duplicates:
             words += f" ({plural(self.duplicates, 'duplicate')})"
         dead = self._counts()[2]
-        if dead:
+        if dead and self.params["poison"] != "healthy":
+            words += (f"; {plural(dead, 'job')} dead (out of attempts: the cap is "
+                      f"{self.params['max_attempts']})")
+        elif dead:
             words += (f"; {plural(dead, 'job')} dead (the lease ran out on the last of "
                       f"{self.queue.max_attempts} attempts)")
         if self._stuck():
             words += (f"; every worker is dead, so {plural(self.total - self.done_count, 'job')}"
                       f" will wait forever")
         return words + "."
+
+    def still(self):
+        """Why the queue stands still (it is finished), and what would set it going."""
+        workers = "the worker" if len(self.workers) == 1 else "the workers"
+        if all(w.state == "killed" for w in self.workers):
+            return ("Nothing moves: every worker is dead. Press a Restart worker button, or "
+                    "Add worker, to go on.")
+        if self.total == 0:
+            return (f"Nothing to do: no jobs yet. Enqueue a job, or set Arrivals above 0 and "
+                    f"press Play, to give {workers} something to do.")
+        if self.total >= self.MAX_JOBS:
+            return (f"Nothing more to do: every job is finished and the queue holds its limit "
+                    f"of {self.MAX_JOBS:,} jobs. Press Reset to start again.")
+        return (f"Nothing to do: every job is finished. Enqueue another job to give {workers} "
+                f"more work.")
 
     def _stuck(self):
         """Jobs are left, and no worker is alive or coming back to do them."""
@@ -185,9 +220,11 @@ class QueueView:
                             "abandoned": None if w.abandoned is None else w.abandoned.id,
                             "token": None if w.job is None else w.job.token,
                             "phase_left": left,
+                            "stopping": w.stopping,   # a deploy's stop signal reached it
                             "restart_in": None if w.restart_at is None else
                             round((w.restart_at - self.ticks) / self.TICKS_PER_SECOND, 3)})
         return {"workers": workers, "stats": self.stats(), "settings": dict(self.settings),
                 "table": self._table_drawn, "stuck": self._stuck(),
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},
-                "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]])}
+                "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]]),
+                "picture": picture(self)}

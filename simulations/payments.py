@@ -3,12 +3,17 @@
 Alice starts with $100. Each job charges her $10 for one order. The bank loses some
 requests before they arrive (safe to retry) and some replies after it has charged (a
 retry charges again, unless the request carries an idempotency key the bank remembers).
-One worker retries failures with capped exponential backoff and jitter, up to
+Some cards are declined: a definitive answer, nothing charged, which the bank stores under
+the request's key like a charge. One worker retries failures (a decline too: Alice fixes her
+card and the order is tried again) with capped exponential backoff and jitter, up to
 max_attempts; then the job is dead. Key modes:
 
-    none         no key: every request that arrives is a new charge
-    stable       one key per order, the same on every attempt: repeats are absorbed
-    per-attempt  a new random key on every attempt: the classic mistake, no protection
+    none                  no key: every request that arrives is a new charge
+    stable                one key per order, the same on every attempt: repeats are absorbed,
+                          but a decline is stored with the key and repeated on every retry
+    per-attempt           a new random key on every attempt: the classic mistake, no protection
+    rotate-after-decline  one key per order, kept through lost requests and lost replies, and
+                          replaced only when a decline's reply arrives (akash's rule)
 
 The ledger compares what the queue's records say Alice owes with what the bank took.
 """
@@ -17,6 +22,8 @@ import random
 
 from ._core import tinyq
 from .bank import FlakyBank
+from .money import money
+from .payments_picture import attempt_record, history_words, picture
 from .params import choice, integer, number, seed_param
 from .simulation import UNFINISHED_JOBS, Agenda, Simulation, plural
 
@@ -38,10 +45,15 @@ class Payments(Simulation):
                "The chance a request never reaches the bank (nothing happens)."),
         number("lose_reply", "Chance a reply is lost", 0.3, 0, 1,
                "The chance the bank's reply is lost after it acted on the request."),
-        choice("key", "Idempotency key", "none", ("none", "stable", "per-attempt"),
+        number("decline", "Chance a card is declined", 0, 0, 1,
+               "The chance the bank refuses a new charge outright: a definitive answer, "
+               "nothing charged, and the reply says so (unless it is lost)."),
+        choice("key", "Idempotency key", "none",
+               ("none", "stable", "per-attempt", "rotate-after-decline"),
                "What the worker sends the bank with each charge.",
                {"none": "No key", "stable": "Stable: one key per order",
-                "per-attempt": "A new key each attempt"}),
+                "per-attempt": "A new key each attempt",
+                "rotate-after-decline": "Stable, new after a decline"}),
         integer("max_attempts", "Max attempts", 6, 1, 20,
                 "Attempts a job gets before it is dead."),
         seed_param(),
@@ -54,7 +66,8 @@ class Payments(Simulation):
                                  backoff_base=BACKOFF_BASE, backoff_cap=BACKOFF_CAP,
                                  clock=self.clock, rng=random.Random(f"{seed}:jitter"))
         self.bank = FlakyBank(self.queue.db, random.Random(f"{seed}:network"),
-                              self.params["lose_request"], self.params["lose_reply"])
+                              self.params["lose_request"], self.params["lose_reply"],
+                              random.Random(f"{seed}:declines"), self.params["decline"])
         self.key_rng = random.Random(f"{seed}:keys")
         self.bank.open_account("alice", START_BALANCE)
         self.queue.handler("charge")(self._charge)
@@ -62,10 +75,12 @@ class Payments(Simulation):
             for order in range(1, self.params["charges"] + 1):
                 self.queue.enqueue("charge", {"order": order, "amount": PRICE})
         self.attempts = 0
+        self.history = {}        # {order: [attempt_record(...), ...]}, for the picture
+        self.declines_heard = {}  # {order: declines whose reply arrived}: rotate-after-decline
         self.agenda = Agenda(self.clock)   # the worker's next attempt (simulation.py)
         self._plan_next_attempt(0.0)
-        self.emit(f"Alice has ${START_BALANCE}; {plural(self.params['charges'], 'charge')} "
-                  f"of ${PRICE} queued")
+        self.emit(f"Alice has {money(START_BALANCE)}; {plural(self.params['charges'], 'charge')} "
+                  f"of {money(PRICE)} queued")
 
     def _key(self, order):
         mode = self.params["key"]
@@ -73,6 +88,9 @@ class Payments(Simulation):
             return f"order-{order}"
         if mode == "per-attempt":
             return f"order-{order}-{self.key_rng.getrandbits(32):08x}"  # wrong: new each time
+        if mode == "rotate-after-decline":
+            declined = self.declines_heard.get(order, 0)
+            return f"order-{order}" + (f"-after-decline-{declined}" if declined else "")
         return None
 
     def _charge(self, job):
@@ -100,6 +118,12 @@ class Payments(Simulation):
         self.agenda.pop()
         job = self.queue.work_one()
         self.attempts += 1
+        order = job.args["order"]
+        record = attempt_record(self.bank.last_answer, self.bank.last_reply_lost,
+                                self.bank.charges_for(order))
+        self.history.setdefault(order, []).append(record)
+        if record["code"] in ("declined", "redeclined") and record["reply"] == "received":
+            self.declines_heard[order] = self.declines_heard.get(order, 0) + 1
         self.emit(self._describe(job))
         # The attempt takes the worker ATTEMPT_SECONDS; the clock stays at its start, so the
         # time a snapshot shows is the time of the last thing that happened (a link to it
@@ -112,13 +136,18 @@ class Payments(Simulation):
         if job.outcome == "done":
             if answer == "already done":
                 return head + "the bank had seen the key: no second charge; reply received: done"
-            return head + f"the bank charged ${PRICE}; reply received: done"
+            return head + f"the bank charged {money(PRICE)}; reply received: done"
         if answer is None:
             what = "the request was lost on the way (ConnectionError): nothing happened"
-        elif answer == "charged":
-            what = f"the bank charged ${PRICE} but the reply was lost (TimeoutError)"
+        elif answer == "declined" and not self.bank.last_reply_lost:
+            what = "the bank declined the card (CardDeclined): nothing charged"
+        elif answer == "declined before" and not self.bank.last_reply_lost:
+            what = ("the bank had declined this key before and said so again (CardDeclined): "
+                    "nothing charged")
         else:
-            what = "the bank had seen the key (no charge) but the reply was lost (TimeoutError)"
+            did = {"charged": f"charged {money(PRICE)}", "already done": "had seen the key (no charge)",
+                   "declined": "declined the card", "declined before": "repeated an old decline"}
+            what = f"the bank {did[answer]} but the reply was lost (TimeoutError)"
         if job.outcome == "dead":
             return head + what + "; that was the last attempt: the job is dead"
         retry_at = self.queue.db.execute("SELECT run_at FROM jobs WHERE id = ?",
@@ -147,6 +176,9 @@ class Payments(Simulation):
             "overcharge": PRICE * duplicates,
             "duplicate_charges": duplicates,
             "duplicates_absorbed": self.bank.absorbed,
+            "declines": self.bank.declines,
+            "declines_replayed": self.bank.declines_replayed,
+            "most_charges_for_one_order": max(charged.values(), default=0),
             "lost_requests": self.bank.lost_requests,
             "lost_replies": self.bank.lost_replies,
             "attempts": self.attempts,
@@ -168,7 +200,8 @@ class Payments(Simulation):
                          "order": order, "charged": charged.get(order, 0),
                          "retry_in": round(max(0.0, run_at - self.clock.now), 3)
                          if status == "queued" else None,
-                         "last_error": error})
+                         "last_error": error,
+                         "tries": history_words(self.history.get(order, []))})
         rows.sort(key=lambda row: row["id"])
         return rows
 
@@ -190,10 +223,10 @@ class Payments(Simulation):
         book = self.ledger()
         if not self.finished:
             return (f"So far: {book['jobs']['done']} of {plural(self.params['charges'], 'charge')} "
-                    f"done; Alice has {dollars(book['actual_balance'])}.")
+                    f"done; Alice has {money(book['actual_balance'])}.")
         parts = []
         if book["overcharge"]:
-            parts.append(f"Alice was charged {dollars(book['overcharge'])} too much "
+            parts.append(f"Alice was charged {money(book['overcharge'])} too much "
                          f"({plural(book['duplicate_charges'], 'duplicate charge')})")
         if book["dead_charged"]:
             parts.append(f"{plural(book['dead_charged'], 'dead job')} did charge her, though "
@@ -202,21 +235,25 @@ class Payments(Simulation):
             parts.append(f"{plural(book['dead_not_charged'], 'dead job')} never charged her")
         if not parts:
             parts.append(f"Alice paid exactly what she owes: "
-                         f"{dollars(START_BALANCE - book['actual_balance'])}")
+                         f"{money(START_BALANCE - book['actual_balance'])}")
         if book["duplicates_absorbed"]:
             parts.append(f"the bank's key table absorbed "
                          f"{plural(book['duplicates_absorbed'], 'repeat')}")
+        if book["declines_replayed"]:
+            parts.append(f"the bank repeated an old decline "
+                         f"{plural(book['declines_replayed'], 'time')}, because the key was kept")
         if book["actual_balance"] < 0:   # the bank lets her overdraw: say so, never hide it
-            parts.append(f"her {dollars(START_BALANCE)} did not cover it, so her account is "
-                         f"overdrawn by {dollars(-book['actual_balance'])}")
+            parts.append(f"her {money(START_BALANCE)} did not cover it, so her account is "
+                         f"overdrawn by {money(-book['actual_balance'])}")
         sentence = "; ".join(parts)
         return sentence[0].upper() + sentence[1:] + "."
 
     def _state(self):
-        return {"ledger": self.ledger(), "key": self.params["key"],
-                "jobs_total": self.params["charges"], "verdict": self.verdict()}
-
-
-def dollars(amount):
-    """Dollars in words: $1,000, or −$100 below zero."""
-    return f"${amount:,}" if amount >= 0 else f"−${-amount:,}"
+        book = self.ledger()
+        return {"ledger": book, "key": self.params["key"],
+                "jobs_total": self.params["charges"], "verdict": self.verdict(),
+                "money": {"start": money(START_BALANCE), "price": money(PRICE),
+                          "expected": money(book["expected_balance"]),
+                          "actual": money(book["actual_balance"]),
+                          "overcharge": money(book["overcharge"])},
+                "picture": picture(self, START_BALANCE, PRICE)}

@@ -6,6 +6,7 @@ Subclasses set NAME, PARAMS (see params.py) and MAX_RUN_STEPS, and write:
     _step()                   advance one bounded step; return False if there was nothing to do
     next_time()               when the next step would happen (seconds), for run(until)
     finished (property)       True when nothing more happens unless the reader acts
+    still()                   why nothing moves once finished, in words (a default is given)
     outcome()                 the result in words
     job_rows()                [{id, status, attempts, lease_left, ...}]
     _state()                  the simulation's own snapshot keys
@@ -198,9 +199,15 @@ class Simulation:
             "events": events,
             "events_dropped": dropped,
             "finished": self.finished,
+            "still": self.still() if self.finished else None,
         }
         picture.update(self._state())
         return picture
+
+    def still(self):
+        """Why nothing moves now that the run is finished, and what the reader can do, in
+        words: the page shows it beside Step, which it disables then (issue 23)."""
+        return "Nothing more happens: this run is over. Press Reset to watch it again."
 
     def lease_left(self, status, locked_until):
         """Seconds left on a running job's lease (0 once it ran out); None if not running."""

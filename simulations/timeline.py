@@ -12,7 +12,7 @@ because the simulations are deterministic for a seed (docs/simulations.md).
     line.seek(1)                # after the first step
     line.act("kill", worker=1)  # {"branched": True, ...}: a new branch from position 1
     other = line.fork(1)        # an independent second timeline from position 1
-    first_difference(line, other)
+    first_difference(line, other)   # timeline_diff.py
 
 Going back restores the nearest checkpoint at or before the moment and replays forward.
 Checkpoints (checkpoint.Checkpoint: bytes) are taken every `every` moves; when more than
@@ -285,21 +285,3 @@ class Timeline:
             return (self.checkpoints.get(best) or self.recent[best]).thaw(), best
         return self.kind(self.params, self.seed), 0
 
-
-def first_difference(a, b):
-    """The first position at which timelines a and b show different snapshots (events
-    included: a snapshot after every move), from the start; None if they agree at every
-    position both have. Neither timeline is moved."""
-    same = 0  # the same moves from the same start give the same states up to here
-    while same < min(len(a.moves), len(b.moves)) and a.moves[same] == b.moves[same]:
-        same += 1
-    if a.kind is not b.kind or a.params != b.params or a.seed != b.seed:
-        same = 0
-    left, right = a._twin(same), b._twin(same)
-    for at in range(same, min(len(a.moves), len(b.moves)) + 1):
-        if at > same:
-            left._apply(left.moves[left.at])
-            right._apply(right.moves[right.at])
-        if left.sim.snapshot() != right.sim.snapshot():
-            return at
-    return None

@@ -17,7 +17,8 @@ Python's words, never from a copy in JavaScript (theme/js/sims/timetravel.js).
     }
 """
 from .params import ParamError
-from .timeline import Timeline, first_difference
+from .timeline import Timeline
+from .timeline_diff import first_difference
 
 MAX_MARKS = 200  # as many actions as a link holds (theme/js/sims/permalink.js)
 

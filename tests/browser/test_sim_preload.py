@@ -1,4 +1,4 @@
-"""Python loads while the reader approaches a simulation (runtime.js, NEAR_MARGIN: a screen away),
+"""Python loads while the reader approaches a simulation (runtime.js, NEAR_MARGIN: two screens away),
 so that it is ready when they reach it; a reader who stays further away downloads none of it."""
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def python_requests(watch) -> list[str]:
 
 def test_a_reader_who_stays_away_from_the_simulations_downloads_no_python(chapter):
     page, watch, sim = chapter
-    for screens in (6, 4, 2, 1.3):   # reading down, but stopping well over a screen short of it
+    for screens in (6, 4, 3, 2.3):   # reading down, but stopping well over two screens short of it
         scroll_to_screens_above(page, sim, screens)
         page.wait_for_timeout(400)
     page.wait_for_timeout(1500)
@@ -48,7 +48,7 @@ def test_a_reader_who_stays_away_from_the_simulations_downloads_no_python(chapte
 
 def test_a_reader_who_nears_a_simulation_finds_it_ready(chapter):
     page, watch, sim = chapter
-    scroll_to_screens_above(page, sim, 0.6)   # still out of sight: more than half a screen to go
+    scroll_to_screens_above(page, sim, 1.6)   # still out of sight: more than a screen and a half to go
     for _ in range(100):   # Python's download starts (within 10 s, however busy the machine)
         if any(url.endswith("pyodide.asm.wasm") for url in watch.requests):
             break

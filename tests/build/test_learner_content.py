@@ -33,3 +33,18 @@ def test_every_study_drills_box_has_its_solutions():
             boxes += 1
             assert "\n::: answer\n" in box, f"{path.name}: a drills box without '::: answer' (its solutions)"
     assert boxes >= 9
+
+
+def test_no_chapter_lists_a_source_twice_in_its_further_reading():
+    """Two readers in a row found one page cited twice under one chapter's Further reading."""
+    lists = 0
+    for path in CHAPTERS:
+        text = path.read_text()
+        if "\n## Further reading\n" not in text:
+            continue
+        lists += 1
+        section = text.split("\n## Further reading\n", 1)[1].split("\n## ", 1)[0]
+        urls = [url for url in re.findall(r"\]\((https?://[^)\s]+)\)", section)]
+        twice = sorted({url for url in urls if urls.count(url) > 1})
+        assert not twice, f"{path.name}: listed more than once under Further reading: {twice}"
+    assert lists >= 8

@@ -28,9 +28,13 @@ def test_dark_theme_is_the_same_whether_chosen_or_from_the_system():
     assert DARK_BY_SYSTEM == DARK_BY_CHOICE
 
 
+LOCAL = {"pay-icon"}   # set per element where it is used (86-picture-payments.css), not a theme token
+
+
 def test_every_custom_property_used_is_defined():
     used = set(re.findall(r"var\(--([\w-]+)\)", ALL_CSS))
-    assert used - set(LIGHT) == set()
+    assert used - set(LIGHT) - LOCAL == set()
+    assert all(re.search(rf"--{name}:", ALL_CSS) for name in LOCAL)
 
 
 def _luminance(hex_colour: str) -> float:
@@ -109,3 +113,30 @@ def test_a_feature_script_that_imports_statically_is_a_build_problem(tmp_path):
     problems = Problems()
     Theme(theme, problems)
     assert [(p.line, "cannot import or export statically" in p.message) for p in problems] == [(2, True)]
+
+
+def _classes(css: str) -> set[str]:
+    """The class names the selectors of a stylesheet name (comments and declarations left out)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    return {name for selector in re.findall(r"([^{}]+)\{", css)
+            for name in re.findall(r"\.(-?[_a-zA-Z][\w-]*)", selector)}
+
+
+def test_only_pages_that_embed_a_simulation_load_the_simulations_stylesheet(real_site):
+    """assets/sims.css (theme/css/80-89) is linked, after site.css, by each page with an embed and
+    by no other; no page without one uses a class that only sims.css styles (guide.html's cards
+    are styled by site.css)."""
+    assets = real_site.folder / "assets"
+    only_sims = _classes((assets / "sims.css").read_text()) - _classes((assets / "site.css").read_text())
+    assert {"sim-widget", "sim-stage"} <= only_sims and "sim-card" not in only_sims
+    kinds = set()
+    for page in sorted(real_site.folder.glob("*.html")):
+        html = page.read_text()
+        embeds = 'data-sim="' in html
+        kinds.add(embeds)
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"?]+)', html)
+        assert sheets == (["assets/site.css", "assets/sims.css"] if embeds else ["assets/site.css"]), page.name
+        if not embeds:
+            used = {name for value in re.findall(r'\bclass="([^"]*)"', html) for name in value.split()}
+            assert used & only_sims == set(), page.name
+    assert kinds == {True, False}

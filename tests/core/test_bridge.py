@@ -4,17 +4,7 @@ import json
 import pytest
 
 from simulations import bridge
-
-
-def call(**message):
-    return json.loads(bridge.handle(json.dumps(message)))
-
-
-@pytest.fixture(autouse=True)
-def fresh_bridge():
-    bridge.live.clear()
-    yield
-    bridge.live.clear()
+from tests.support.bridge_calls import call, fresh_bridge  # noqa: F401 (an autouse fixture)
 
 
 def test_list_and_params_describe_every_simulation():

@@ -1,12 +1,6 @@
 """The bridge's judge op: the page's one door to simulations/judge.py (JSON in, JSON out)."""
-import json
-
-from simulations.bridge import handle
 from simulations.judge import EXERCISES
-
-
-def call(**message):
-    return json.loads(handle(json.dumps(message)))
+from tests.support.bridge_calls import call
 
 
 def test_the_chapters_fix_passes_and_the_start_fails_with_its_story():

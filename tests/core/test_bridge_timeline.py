@@ -1,28 +1,16 @@
 """Time travel through the page's bridge (issue 18): every simulation's id holds a Timeline,
 so "back" and "seek" show exactly the snapshot the run had then, acting at an earlier moment
 starts a branch and says so, and a moment (time, nth) finds its position again."""
-import json
 import random
 
 import pytest
 
-from simulations import bridge
+from tests.support.bridge_calls import call, fresh_bridge  # noqa: F401 (an autouse fixture)
 
 ACTIONS = {"live-queue": [("kill", {"worker": 1}), ("enqueue", {}), ("restart", {"worker": 1})],
            "race": [("step_a", {}), ("step_b", {})],
            "crash-timing": [("crash", {"worker": "A"})],
            "payments": []}
-
-
-def call(**message):
-    return json.loads(bridge.handle(json.dumps(message)))
-
-
-@pytest.fixture(autouse=True)
-def fresh_bridge():
-    bridge.live.clear()
-    yield
-    bridge.live.clear()
 
 
 def without_timeline(snapshot):

@@ -29,6 +29,11 @@ CRASH_TABLE = {
     ("idempotency-key", "after-claim"): ("exactly once", 1),
     ("idempotency-key", "after-effect"): ("exactly once", 1),
     ("idempotency-key", "after-ack"): ("exactly once", 1),
+    # a timer acks 1.5 s after the claim (the default), after the 1 s of work: as ack after work
+    ("auto-commit", "none"): ("exactly once", 1),
+    ("auto-commit", "after-claim"): ("exactly once", 1),
+    ("auto-commit", "after-effect"): ("duplicated", 2),
+    ("auto-commit", "after-ack"): ("exactly once", 1),
 }
 
 # A healthy but slow worker whose lease runs out: (policy, fencing) -> outcome.
@@ -45,6 +50,9 @@ SLOW_TABLE = {
     # the receiver's key absorbs the second email, token or not
     ("idempotency-key", True): ("exactly once", 1),
     ("idempotency-key", False): ("exactly once", 1),
+    # the timer acks at 1.5 s, before the 2 s lease runs out: never claimed again
+    ("auto-commit", True): ("exactly once", 1),
+    ("auto-commit", False): ("exactly once", 1),
 }
 
 
@@ -83,7 +91,7 @@ def test_a_lease_too_short_for_a_slow_worker(policy, fencing):
                       "fencing": fencing})
     assert (snap["result"], snap["effects"]) == SLOW_TABLE[policy, fencing]
     kinds = [(m["worker"], m["kind"]) for m in snap["timeline"]]
-    if policy != "ack-before-work":
+    if policy not in ("ack-before-work", "auto-commit"):   # both ack before the lease runs out
         assert ("lease", "lease") in kinds and ("B", "claim") in kinds
         assert (("A", "refused") in kinds) == fencing  # the token refuses A's late finish
     assert all(w["state"] != "killed" for w in snap["workers"])  # nobody died

@@ -47,7 +47,8 @@ def test_produced_lists_each_effect_that_counts(policy, crash):
 
 def test_produced_names_both_workers_of_a_duplicate():
     snap = finish({"policy": "ack-after-work", "crash": "after-effect"})
-    assert snap["produced"] == [{"worker": "A", "time": 1.0}, {"worker": "B", "time": 6.5}]
+    assert snap["produced"] == [{"worker": "A", "time": 1.0, "count": 1},
+                                {"worker": "B", "time": 6.5, "count": 1}]
 
 
 @pytest.mark.parametrize("fencing, workers", [(False, ["B", "A"]), (True, ["B"])])

@@ -15,7 +15,7 @@ def test_validate_lists_every_bad_parameter_in_order():
     error = caught.value
     assert [problem.field for problem in error.problems] == ["colour", "workers", "lease", "rate"]
     assert error.field == "colour" and error.problems[0] is error   # the first one is raised
-    assert str(error.problems[2]) == "lease: must be a number from 0.5 to 3600, got 'abc'"
+    assert str(error.problems[2]) == "lease: must be a number from 0.5 to 86400, got 'abc'"
 
 
 def test_a_single_problem_lists_itself():
@@ -34,8 +34,8 @@ def test_the_bridge_hands_every_problem_to_the_page():
     assert reply["error"]["problems"] == [
         {"field": "workers", "message": "workers: must be from 1 to 64, got 0",
          "words": "Workers: must be from 1 to 64, got 0"},
-        {"field": "lease", "message": "lease: must be a number from 0.5 to 3600, got 'abc'",
-         "words": "Lease (s): must be a number from 0.5 to 3600, got 'abc'"}]
+        {"field": "lease", "message": "lease: must be a number from 0.5 to 86400, got 'abc'",
+         "words": "Lease (s): must be a number from 0.5 to 86400, got 'abc'"}]
     assert reply["error"]["words"] == "Workers: must be from 1 to 64, got 0"   # in the field's words
     reply = json.loads(handle(json.dumps({"op": "nope"})))
     assert reply["error"]["problems"] == [{"field": "op", "message": reply["error"]["message"],

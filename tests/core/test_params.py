@@ -45,12 +45,14 @@ def test_the_agreed_parameter_names_and_ranges():
     assert spec("race", "claim")["choices"] == ["naive", "atomic"]
     assert (spec("race", "jobs")["min"], spec("race", "jobs")["max"]) == (1, 5)
     assert spec("crash-timing", "policy")["choices"] == [
-        "ack-after-work", "ack-before-work", "one-transaction", "idempotency-key"]
-    assert spec("crash-timing", "scenario")["choices"] == ["crash", "lease-too-short"]
+        "ack-after-work", "ack-before-work", "one-transaction", "idempotency-key", "auto-commit"]
+    assert spec("crash-timing", "scenario")["choices"] == ["crash", "lease-too-short", "producer"]
     assert spec("crash-timing", "fencing")["type"] == "bool"
     assert "none" in spec("crash-timing", "crash")["choices"]
     assert (spec("payments", "charges")["max"], spec("payments", "charges")["default"]) == (1000, 5)
-    assert spec("payments", "key")["choices"] == ["none", "stable", "per-attempt"]
+    assert spec("payments", "key")["choices"] == ["none", "stable", "per-attempt",
+                                                  "rotate-after-decline"]
+    assert (spec("payments", "decline")["default"], spec("payments", "decline")["max"]) == (0.0, 1.0)
     assert (spec("payments", "max_attempts")["max"], spec("payments", "max_attempts")["default"]) == (20, 6)
     for name in ("lose_request", "lose_reply"):
         assert spec("payments", name)["default"] == 0.3
@@ -68,7 +70,7 @@ def test_defaults_build_and_snapshot(name):
 
 
 @pytest.mark.parametrize("sim, params, field, words", [
-    ("live-queue", {"lease": -1}, "lease", "from 0.5 to 3600"),
+    ("live-queue", {"lease": -1}, "lease", "from 0.5 to 86400"),
     ("live-queue", {"workers": 0}, "workers", "from 1 to 64"),
     ("live-queue", {"workers": 65}, "workers", "from 1 to 64"),
     ("live-queue", {"jobs": 5001}, "jobs", "from 0 to 5,000"),
@@ -97,8 +99,12 @@ def test_bad_values_name_the_field_and_the_allowed_range(sim, params, field, wor
 def test_values_may_arrive_as_strings():
     sim = SIMULATIONS["live-queue"]({"workers": "3", "jobs": " 4 ", "lease": "2.5",
                                      "crash": "0", "supervisor": "true", "seed": "12"})
+    casebook = {"heartbeat": 0.0, "grace": 1.0, "duration_max": 0.0, "deploy_at": 0.0,
+                "shutdown_grace": 0.0, "hand_back": False, "poison": "healthy", "max_attempts": 5,
+                "cap_counts": "claims", "service_capacity": 0, "backoff_base": 1.0,
+                "backoff_cap": 300.0, "jitter": True}   # the casebook's controls (issue 15), at their defaults
     assert sim.params == {"workers": 3, "jobs": 4, "lease": 2.5, "duration": 2.0, "crash": 0.0,
-                          "rate": 0.0, "supervisor": True, "level": "all", "seed": 12}
+                          "rate": 0.0, "supervisor": True, "level": "all", "seed": 12, **casebook}
     assert SIMULATIONS["live-queue"]({"workers": 4.0}).params["workers"] == 4
 
 

@@ -53,8 +53,9 @@ def test_the_lease_is_taken_over_only_after_it_ends():
 def test_a_long_job_can_have_a_longer_lease():
     sim = LiveQueue({"workers": 1, "jobs": 1, "duration": 600, "lease": 900})
     assert sim.params["lease"] == 900.0
-    with pytest.raises(ParamError, match="lease: must be from 0.5 to 3600"):
-        LiveQueue({"lease": 3601})
+    assert LiveQueue({"duration": 14_400, "lease": 18_000}).params["lease"] == 18_000   # hours
+    with pytest.raises(ParamError, match="lease: must be from 0.5 to 86400"):
+        LiveQueue({"lease": 86_401})
 
 
 # --- 3: the supervisor switched while it plays ------------------------------------------------

@@ -11,7 +11,8 @@ import random
 import pytest
 
 from simulations import SIMULATIONS, ParamError
-from simulations.timeline import Timeline, first_difference
+from simulations.timeline import Timeline
+from simulations.timeline_diff import first_difference
 
 PARAMS = {
     "live-queue": lambda r: {"workers": r.randint(1, 4), "jobs": r.randint(0, 12),

@@ -119,3 +119,32 @@ def test_other_lines_out_of_order_still_do_not_match():
     lines[end - 1], lines[end] = lines[end], lines[end - 1]
     result = _check("capstone-chaos", stdin=_chaos_output(lines))
     assert result.returncode == 1
+
+
+def _with_interrupts(name):
+    return "\n".join(harness.find_all()[name].lines)
+
+
+def test_every_block_with_a_ctrl_c_matches_itself_pasted_from_a_terminal():
+    """The guide's own blocks, word for word (the terminal's ^C echo included), match: a reader
+    who pastes a whole session is not told it differs (the fresh reader of issue 13 was)."""
+    blocks = [name for name, block in harness.find_all().items() if "^C" in block.lines]
+    assert len(blocks) >= 5
+    for name in blocks:
+        result = _check(name, stdin=_with_interrupts(name))
+        assert result.returncode == 0, (name, result.stdout)
+
+
+def test_an_echo_run_into_the_next_line_matches_and_a_changed_line_after_it_does_not():
+    pasted = _with_interrupts("ex04-work").replace("^C\nworker stopped", "^Cworker stopped")
+    assert _check("ex04-work", stdin=pasted).returncode == 0
+    wrong = pasted.replace("^Cworker stopped", "^Cworker crashed")
+    result = _check("ex04-work", stdin=wrong)
+    assert result.returncode == 1 and "+worker crashed" in result.stdout
+
+
+def test_a_difference_elsewhere_is_shown_without_the_ctrl_c_echo():
+    mine = _with_interrupts("ex04-work").replace("^C\n", "\n").replace("job 3 is done", "job 3 is lost")
+    result = _check("ex04-work", stdin=mine)
+    assert result.returncode == 1 and "+ack    job 3 is lost" in result.stdout
+    assert "^C" not in result.stdout and "\n+\n" not in result.stdout, result.stdout

@@ -95,7 +95,7 @@ def test_a_bad_lease_gets_the_simulations_message_next_to_the_field(sim):
     lease.fill("-1")
     lease.press("Enter")
     error = sim.root.locator('[data-field="lease"] [data-part="error"]')
-    expect(error).to_have_text("Lease (s): must be from 0.5 to 3600, got -1")
+    expect(error).to_have_text("Lease (s): must be from 0.5 to 86400, got -1")
     expect(lease).to_have_attribute("aria-invalid", "true")
     assert sim.state() == "ready" and sim.time() == before   # nothing restarted, nothing lost
     lease.fill("2")

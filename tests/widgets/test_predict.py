@@ -1,6 +1,8 @@
 """Predict, then run (issue 23): a challenge beside a simulation takes the reader's guess before
 its run goes on, runs it in real Pyodide, says in a live region whether the guess was right,
 reads the number from the snapshot Python sent, shows the why, and remembers the answer."""
+import re
+
 from playwright.sync_api import expect
 
 from tests.widgets.conftest import READY, Sim
@@ -37,6 +39,12 @@ def test_a_guess_comes_first_then_the_run_says_whether_it_was_right(module_page,
     expect(answer).to_be_visible()
     expect(answer).to_have_attribute("open", "")
     expect(box).to_have_attribute("data-result", "wrong")
+    # A prediction run is a check answered: the chapter's progress counts its predict boxes too.
+    checks = page.locator(".chapter-body .callout.pause, .chapter-body .callout.predict").count()
+    here = page.locator('.chapter-list a[aria-current="page"]')
+    expect(here).to_have_attribute("data-pauses", str(checks))
+    expect(here).to_have_accessible_name(re.compile(rf"\b1 of {checks} checks answered"))
+    expect(page.locator('[data-part="progress-note"]')).to_contain_text(f"1 of {checks} checks answered")
 
     page.reload()                                                    # remembered in this browser
     page.wait_for_selector("#predict-emails-after-a-kill[data-predict-ready]", timeout=READY)

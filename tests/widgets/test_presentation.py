@@ -105,10 +105,13 @@ def test_reduced_motion_is_honoured(browser, real_site):
     fill = sim.root.locator(".lq-lease-fill").first
     assert fill.evaluate("node => getComputedStyle(node).transitionDuration") == "0s"
     page.goto(real_site.at("08-idempotency.html"))
-    pay = Sim(page, "payments").start()                    # 20 charges
+    pay = Sim(page, "payments").start()                    # 5 charges
     pay.button("Run to the end").click()
     expect(pay.button("Play again")).to_be_visible(timeout=30_000)
     expect(pay.part("ledger")).to_have_attribute("data-verdict", re.compile("^(exact|dead)$"))   # a stable key: no overcharge
+    # The picture's new attempts and coins simply appear: no entrance animation.
+    arrived = pay.root.locator('[data-part="charges"] .pay-try.pay-new').first
+    assert arrived.evaluate("node => getComputedStyle(node).animationName") == "none"
     context.close()
     watch.check()
 

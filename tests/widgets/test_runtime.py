@@ -156,7 +156,7 @@ def test_a_permalink_reproduces_the_same_run(browser, real_site):
 
 @pytest.mark.parametrize("query, says", [
     ("sim-kill-a-worker.lease=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", "its value for lease has characters no setting uses"),
-    ("sim-kill-a-worker.lease=9999", "lease: must be from 0.5 to 3600, got 9999"),
+    ("sim-kill-a-worker.lease=99999", "lease: must be from 0.5 to 86400, got 99999"),
     ("sim-kill-a-worker.do=1:eval:alert", "it names an action this simulation does not have"),
     ("sim-kill-a-worker.do=0:kill:9", "the simulation refused (worker: must be from 1 to 3, got 9)"),
     ("sim-kill-a-worker.__proto__=1&sim-kill-a-worker.seed=2", "this simulation has no setting called “__proto__”"),

@@ -1,5 +1,7 @@
 // The reader's progress, kept in this browser only (localStorage; nothing leaves the page):
-// which chapters they have read to the end, which pause-and-check answers they opened, and where
+// which chapters they have read to the end, which checks they answered (the pause-and-check
+// answers they opened, and the predict-then-run boxes they ran: predict.js's `predicted`;
+// a link's data-pauses is how many of both its chapter has), and where
 // they were, so the contents can mark each chapter and offer "Resume where you left off".
 // "Forget my progress" clears it. Without scripts (or storage) none of this shows.
 const KEY = "guide-progress";
@@ -29,11 +31,16 @@ function entry(data, url) {
   return data.chapters[url];
 }
 
+/** How many checks the reader has answered in a chapter: answers opened, predictions run. */
+function answeredCount(mark) {
+  return new Set([...(mark?.answered || []), ...Object.keys(mark?.predicted || {})]).size;
+}
+
 /** "read, 2 of 4 checks answered" (the words screen readers hear), or "" for nothing yet. */
 function describe(mark, pauses) {
   const words = [];
   if (mark?.read) words.push("read");
-  const answered = mark?.answered?.length || 0;
+  const answered = answeredCount(mark);
   if (answered) words.push(`${Math.min(answered, pauses)} of ${pauses} checks answered`);
   return words.join(", ");
 }
@@ -51,7 +58,7 @@ function show() {
     if (!words) continue;
     const symbol = document.createElement("span");
     symbol.setAttribute("aria-hidden", "true");
-    const answered = Math.min(mark.answered?.length || 0, pauses);
+    const answered = Math.min(answeredCount(mark), pauses);
     symbol.textContent = [mark.read ? "✓" : "", answered ? `${answered}/${pauses}` : ""].filter(Boolean).join(" ");
     const spoken = document.createElement("span");
     spoken.className = "visually-hidden";
@@ -60,7 +67,7 @@ function show() {
   }
   const note = document.querySelector('[data-part="progress-note"]');
   if (note && chapter) {
-    const total = document.querySelectorAll(".callout.pause").length;
+    const total = document.querySelectorAll(".callout.pause, .callout.predict").length;
     const words = describe(data.chapters[chapter], total);
     note.textContent = words ? `Your progress: ${words}` : "";
   }
@@ -147,3 +154,4 @@ if (chapter) {
 
 show();
 addEventListener("storage", (event) => { if (event.key === KEY || event.key === null) show(); });
+document.addEventListener("guide-progress", show);   // predict.js kept a prediction on this page

@@ -148,7 +148,8 @@ def backoff(attempt, base, cap):
 
 def jitter(delay, rng):
     """Spread a delay (seconds) at random over [delay/2, delay] ("equal jitter"),
-    drawing from `rng`, a random.Random."""
+    drawing from `rng`, a random.Random: half the delay, plus one draw of
+    rng.uniform(0, delay / 2), so a seeded run repeats the guide's waits exactly."""
     raise NotImplementedError("stage 2: write jitter(delay, rng)")
 
 
@@ -279,7 +280,8 @@ class Queue:
     def claim(self, worker=None):
         raise NotImplementedError("stage 1: write Queue.claim()")
 
-    # STAGE 1: run self.MARK_DONE with {"id": job.id} and set job.outcome = "done".
+    # STAGE 1: run self.MARK_DONE with {"id": job.id} through self._retrying(lambda: ...),
+    # as claim() does, and set job.outcome = "done".
     # STAGE 3: run it as self._guarded(job, self.MARK_DONE, {}) instead.
     def ack(self, job):
         raise NotImplementedError("stage 1: write Queue.ack(job)")
@@ -288,7 +290,8 @@ class Queue:
     # the new state is "dead". Else run self.MARK_RETRY with run_at = self.clock() +
     # jitter(backoff(job.attempts, self.backoff_base, self.backoff_cap), self.rng), and the
     # new state is "queued". Set job.outcome to that state (the string "dead" or
-    # "queued"), and return the same string, not the job.
+    # "queued"), and return the same string, not the job. Run each statement through
+    # self._retrying(lambda: ...), as ack() does.
     # STAGE 3: run both through self._guarded(job, statement, params).
     def fail(self, job, error, permanent=False):
         raise NotImplementedError("stage 2: write Queue.fail(job, error, permanent=False)")
@@ -335,7 +338,9 @@ class Queue:
 
     def _retrying(self, action):
         """Return action(); while SQLite says the database is locked, wait a little and
-        try again, up to BUSY_RETRIES times. `action` must write all or nothing."""
+        try again, up to BUSY_RETRIES times. `action` must write all or nothing.
+        Its waits use stage 2's backoff() and jitter(): until you write them, a locked
+        database shows their NotImplementedError instead of a wait."""
         for attempt in range(1, BUSY_RETRIES + 1):
             try:
                 return action()

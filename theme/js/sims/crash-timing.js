@@ -1,17 +1,19 @@
 // crash-timing's widget: worker A's steps under the chosen policy with the points where it can
-// die (a radio group), the two workers' timelines against their leases, "Kill worker A/B" now,
-// "Run to the end" (a crash point chosen runs to its end at once), and the outcome (the verdict's words, the simulation's) with the emails or
-// points it produced. The event log is the timeline in words (the lanes are its picture). A
-// worker A killed by hand checks the point where it stood, with the simulation's note, so the
-// radio group never says "A does not die" beside a death. Snapshot keys: docs/simulations.md,
-// "crash-timing".
+// die (a radio group), the two workers' timelines (each attempt's work drawn under its lease, so
+// a lease too short shows the work going on past its end), worker A's lane as a slider, "Where
+// worker A dies" (crash-timing-dies.js: drag "A dies here" along it, or use the arrow keys),
+// "Kill worker A/B" now, "Run to the end" (a crash point chosen runs to its end at once), and the
+// outcome (the verdict's words, the simulation's) with the emails or points it produced. The
+// event log is the timeline in words (the lanes are its picture; their marks' words, the effect
+// named, are the snapshot's `marks`). A worker A killed by hand checks the point where it stood,
+// with the simulation's note, so the radio group never says "A does not die" beside a death.
+// Snapshot keys: docs/simulations.md, "crash-timing".
 
+import { DiesSlider } from "./crash-timing-dies.js";
 import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
 import { Widget } from "./widget.js";
 
 const DASH = "—";
-const MARK_WORDS = { claim: "claims", effect: "effect", ack: "finishes", refused: "refused", crash: "dies",
-                     rollback: "rolled back", lease: "lease runs out" };
 
 export default class CrashTimingWidget extends Widget {
   static vocabulary = { crash: ["worker"] };
@@ -19,6 +21,16 @@ export default class CrashTimingWidget extends Widget {
   constructor(root, python) {
     super(root, python);
     this.lastCrash = this.chapter.crash && this.chapter.crash !== "none" ? this.chapter.crash : "after-effect";
+    this.dies = new DiesSlider(this.part("dies"), (point) => this.chooseCrash(point));
+  }
+
+  /** The lane's slider chose a point: the same as checking its radio in the list. */
+  chooseCrash(point) {
+    if (!this.ready) return;
+    const radio = [...this.fieldBox("crash").querySelectorAll("input[type=radio]")].find((r) => r.value === point);
+    if (!radio || radio.checked) return;
+    radio.checked = true;
+    this.applyField("crash");
   }
 
   /** The lease-too-short scenario has no crash point; going back to a crash brings the last one. */
@@ -64,8 +76,9 @@ export default class CrashTimingWidget extends Widget {
     const strip = this.part("strip");
     const shown = s.crash_shown;   // the chosen point, or where A stood when the reader killed it
     let rebuilt = false;
-    if (this.stripPolicy !== s.policy) {
-      this.stripPolicy = s.policy;
+    const stripKey = JSON.stringify([s.steps, s.points]);   // the policy's, or a batch's or timer's
+    if (this.stripPolicy !== stripKey) {
+      this.stripPolicy = stripKey;
       rebuilt = true;
       const name = `${this.id}-crash`;
       strip.replaceChildren(...s.steps.flatMap((step, index) => {
@@ -99,7 +112,8 @@ export default class CrashTimingWidget extends Widget {
       ticks.replaceChildren(...Array.from({ length: span + 1 }, (_, t) => el("span", { class: "ct-tick", dataset: { t } }, `${t} s`)));
     }
     [...ticks.children].forEach((tick, t) => { tick.style.insetInlineStart = at(t); });
-    const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}`;
+    this.dies.draw(s, at, span, this.ready);
+    const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}|${JSON.stringify(s.work)}|${s.work.some((w) => w.end === null) ? s.time : ""}`;
     if (key !== this.lanesKey) {
       this.lanesKey = key;
       for (const lane of this.body.querySelectorAll(".ct-lane")) this.drawLane(lane, s, span, at);
@@ -114,14 +128,32 @@ export default class CrashTimingWidget extends Widget {
     }
   }
 
-  /** One worker's lane: its leases as bars, its moments as labels starting at their time,
-      stacked in rows so that no two overlap (widths estimated from the track's width). */
+  /** One worker's lane: its leases as bars, its attempt's work as a bar under the lease (the part
+      past the lease's end marked late), its moments as labels starting at their time, stacked in
+      rows so that no two overlap (widths estimated from the track's width). */
   drawLane(lane, s, span, at) {
     const who = lane.dataset.lane;
     const track = lane.querySelector(".ct-track");
     const width = track.getBoundingClientRect().width || 400;
     const items = [];
     const rowsEnd = [];
+    for (const work of s.work.filter((w) => w.worker === who)) {
+      const end = Math.min(span, work.end === null ? s.time : work.end);
+      const leaseEnd = work.start + s.lease;
+      const going = work.end === null ? ", still going" : "";
+      const bar = el("span", { class: `ct-work-bar${work.end === null ? " ct-ongoing" : ""}`, dataset: { worker: who },
+                               title: `${who} works from ${seconds(work.start)} s to ${seconds(end)} s${going}` });
+      bar.style.insetInlineStart = at(work.start);
+      bar.style.inlineSize = at(Math.max(0, end - work.start));
+      items.push(bar);
+      if (end > leaseEnd) {
+        const late = el("span", { class: "ct-work-late", dataset: { worker: who },
+                                  title: `${who} is still working after its lease ran out at ${seconds(leaseEnd)} s` });
+        late.style.insetInlineStart = at(leaseEnd);
+        late.style.inlineSize = at(end - leaseEnd);
+        items.push(late);
+      }
+    }
     for (const moment of s.timeline) {
       if (moment.leased && moment.worker === who) {
         const lease = el("span", { class: "ct-lease-bar", title: `${who}'s lease: ${seconds(s.lease)} s` });
@@ -130,18 +162,20 @@ export default class CrashTimingWidget extends Widget {
         items.push(lease);
       }
       if (moment.worker !== who && !(moment.kind === "lease" && who === "A")) continue;
-      const label = MARK_WORDS[moment.kind] || moment.kind;
+      const label = s.marks[who][moment.kind] || moment.kind;
       const x = (moment.time / span) * width;
       const needed = label.length * 6.4 + 12;   // px: about 0.6875rem bold characters, plus padding
-      let row = rowsEnd.findIndex((end) => end <= x);
+      const flip = x + needed > width && x >= needed;   // no room on its right: it ends at its time
+      const start = flip ? x - needed : x;
+      let row = rowsEnd.findIndex((end) => end <= start);
       if (row === -1) row = rowsEnd.length;
-      rowsEnd[row] = x + needed;
-      const mark = el("span", { class: `ct-mark ct-${moment.kind}`, title: `${seconds(moment.time)} s: ${moment.text}` }, label);
+      rowsEnd[row] = start + needed;
+      const mark = el("span", { class: `ct-mark ct-${moment.kind}${flip ? " ct-flip" : ""}`, title: `${seconds(moment.time)} s: ${moment.text}` }, label);
       mark.style.insetInlineStart = at(moment.time);
-      mark.style.insetBlockStart = `${1.2 + row * 1.35}rem`;
+      mark.style.insetBlockStart = `${1.55 + row * 1.35}rem`;
       items.push(mark);
     }
-    track.style.blockSize = `${1.4 + Math.max(1, rowsEnd.length) * 1.35}rem`;
+    track.style.blockSize = `${1.75 + Math.max(1, rowsEnd.length) * 1.35}rem`;
     track.replaceChildren(...items);
   }
 

@@ -60,11 +60,6 @@ export function perSecond(value, word, many = `${word}s`) {
   return `${shown} ${shown === "1" ? word : many}/s`;
 }
 
-/** Dollars: 20 -> "$20", -10 -> "−$10". */
-export function dollars(value) {
-  return value < 0 ? `−$${Math.abs(value)}` : `$${value}`;
-}
-
 /**
  * Keep a <tbody>'s rows in step with a list, reusing the row of each key so that nothing is
  * rebuilt when a value changes. `cells(item)` returns one entry per column: a string,

@@ -1,9 +1,11 @@
-// live-queue's widget: workers as cards (state, job, lease bar, "Kill worker N", "Stall worker
+// live-queue's widget: the picture (live-queue-picture.js: the queue as a lane of job tokens, the
+// workers holding theirs, the done and dead piles), workers as cards (state, job, lease bar, "Kill worker N", "Stall worker
 // N", and "Restart worker N" once it is dead), the jobs table, "Add worker", "Enqueue job", a burst, how long a stall lasts, and two
 // small charts over the last minute of virtual time: queue depth and the age of the oldest
 // waiting job. Snapshot keys: docs/simulations.md, "live-queue".
 
 import { el, perSecond, seconds, setAttr, setText, syncRows, thousands } from "./dom.js";
+import { QueuePicture } from "./live-queue-picture.js";
 import { Sparkline } from "./sparkline.js";
 import { Widget } from "./widget.js";
 
@@ -19,8 +21,11 @@ export default class LiveQueueWidget extends Widget {
   constructor(root, python) {
     super(root, python);
     this.workerList = this.part("workers");
-    this.depth = new Sparkline(this.part("depth-line"));
-    this.age = new Sparkline(this.part("age-line"));
+    this.picture = new QueuePicture(this.part("picture"));
+    const axes = (name) => ({ top: this.part(`${name}-top`), start: this.part(`${name}-start`),
+      end: this.part(`${name}-end`), marks: this.part(`${name}-marks`), notes: this.part(`${name}-notes`) });
+    this.depth = new Sparkline(this.part("depth-line"), axes("depth"), (top) => thousands(top));
+    this.age = new Sparkline(this.part("age-line"), axes("age"), (top) => `${seconds(top)} s`);
     const view = this.part("table-view");
     view.addEventListener("change", () => this.showTable(view.value, 1));
   }
@@ -38,6 +43,7 @@ export default class LiveQueueWidget extends Widget {
   }
 
   restarted() {
+    this.picture.clear();
     this.depth.clear();
     this.age.clear();
   }
@@ -56,6 +62,7 @@ export default class LiveQueueWidget extends Widget {
   }
 
   draw(s) {
+    this.picture.show(s);   // at the next animation frame
     this.drawLevel(s);
     this.drawWorkers(s);
     this.drawJobs(s);
@@ -162,6 +169,9 @@ export default class LiveQueueWidget extends Widget {
 
   drawNumbers(s) {
     const stats = s.stats;
+    const marks = chartMarks(s);
+    this.depth.mark(marks);
+    this.age.mark(marks);
     this.depth.add(s.time, stats.depth);
     this.age.add(s.time, stats.oldest_wait);
     setText(this.part("depth"), thousands(stats.depth));
@@ -186,4 +196,18 @@ export default class LiveQueueWidget extends Widget {
       cell.classList.toggle("sim-bad", bad);
     }
   }
+}
+
+// A chart's mark for each of the reader's actions up to now (the snapshot's "travel" marks, as
+// Python recorded them): a few words on the chart, the action's full words as its tooltip.
+const MARK_WORDS = {
+  add_worker: () => "+ worker", kill: (a) => `kill ${a.worker}`, restart: (a) => `restart ${a.worker}`,
+  stall: (a) => `stall ${a.worker}`, burst: (a) => `+ ${a.count} jobs`, enqueue: () => "+ 1 job",
+  set: (a) => `${a.param} ${a.value}`,
+};
+
+function chartMarks(s) {
+  const marks = (s.travel && s.travel.marks) || [];
+  return marks.filter((m) => m.time <= s.time && MARK_WORDS[m.action])
+    .map((m) => ({ time: m.time, label: MARK_WORDS[m.action](m.args || {}), words: m.words }));
 }

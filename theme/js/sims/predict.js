@@ -4,7 +4,7 @@
 // it to the end and reads the number at the box's `data-check` path from the snapshot Python
 // sent. It says in the box's live region whether the guess was right, unfolds the why (folded
 // like a pause box's answer until then), and remembers the answer in this browser (progress.js's
-// record, under `predicted`).
+// record, under `predicted`: a check answered, counted in the chapter's progress marks).
 //
 // While a box waits for its guess after "Show me the moment" (the run set up to the moment the
 // question is about), the widget's Play, Step and "Run to the end" are held back: the run
@@ -223,6 +223,7 @@ function remember(id, guess, right) {
     data.chapters[url].predicted ||= {};
     data.chapters[url].predicted[id] = { guess, right };
     localStorage.setItem(KEY, JSON.stringify(data));
+    document.dispatchEvent(new CustomEvent("guide-progress"));   // progress.js marks it now
   } catch {
     // storage is off: the answer is simply not kept
   }

@@ -1,7 +1,7 @@
 // The simulations on this page: finds each embed the build rendered (a `.sim[data-sim]` holding
 // its widget's markup) and starts it when the reader presses Start or scrolls it into view.
 // Python (the page's one worker, python.js) and the widget's own code (widget.js and the module
-// that draws it) start loading earlier, when the reader comes within a screen of a widget
+// that draws it) start loading earlier, when the reader comes within two screens of a widget
 // (NEAR_MARGIN), so that it is ready when they arrive. Until then the page holds only this module
 // and python.js: a chapter costs a few kilobytes until the reader nears a simulation.
 //
@@ -21,10 +21,12 @@ const WIDGETS = {
   judge: "./judge.js",
 };
 const VIEW_MARGIN = "200px 0px";   // start the widget a little before it scrolls in
-// Start Python (and fetch the widget's code) while the reader is still a screen away: Pyodide's
-// start takes seconds, a screen of reading takes most of a minute, so it is ready on arrival.
-// A reader who stays further from every simulation downloads none of it.
-const NEAR_MARGIN = "100% 0px";
+// Start Python (and fetch the widget's code) while the reader is still two screens away: Pyodide's
+// start takes seconds (half a minute on a busy machine), a screen of reading most of a minute, and
+// a reader who skims covers a screen in about ten seconds; from one screen away, a skimmer arrived
+// to wait about half of Python's start (bench/bench_widgets.py, arrival). A reader who stays further
+// from every simulation downloads none of it.
+const NEAR_MARGIN = "200% 0px";
 
 // Sibling modules carry this module's own version (?v=...), set by the build.
 const version = new URL(import.meta.url).search;

@@ -1,16 +1,28 @@
 // A small line chart of one number over the run so far (its last minute of virtual time at most), drawn into an SVG
-// <polyline> (its colour comes from the CSS, so it follows the light and dark themes). The
-// chart is decoration: the same number is written beside it in words.
+// <polyline> (its colour comes from the CSS, so it follows the light and dark themes), with its
+// axes written beside it (the highest value, 0, and the times at both ends, in seconds) and a mark
+// at each moment the reader acted (a worker added, killed...). The chart is decoration: the same
+// number is written beside it in words, and the reader's actions are listed under the timeline.
+
+import { setAttr, setText, svg } from "./dom.js";
 
 const WINDOW = 60;           // seconds of virtual time shown
 const WIDTH = 240;           // the SVG's viewBox is 0 0 WIDTH HEIGHT
 const HEIGHT = 60;
 const MIN_GAP = 0.1;         // seconds between two points kept
 const MIN_SPAN = 5;          // seconds: the shortest stretch of time the chart spreads out
+const MAX_MARKS = 12;        // marks drawn: the latest in the window
 
 export class Sparkline {
-  constructor(polyline) {
-    this.line = polyline;
+  /** `line`: the <polyline>; `axes` (optional): {top, start, end} elements for the axis
+      words, `marks` (an SVG <g> for the lines) and `notes` (an element for their labels);
+      `unit(value)` writes a value for the top of the axis. */
+  constructor(line, axes = {}, unit = String) {
+    this.line = line;
+    this.axes = axes;
+    this.unit = unit;
+    this.marks = [];         // [{time, label}] the reader's actions, from the snapshot
+    this.markNodes = [];
     this.clear();
   }
 
@@ -32,17 +44,25 @@ export class Sparkline {
     this.draw();
   }
 
+  /** The reader's actions to mark: [{time (seconds), label}] (drawn with the next add()). */
+  mark(marks) {
+    this.marks = marks;
+  }
+
   draw() {
     const points = this.points;
     let text;
+    let start = 0;
+    let span = MIN_SPAN;
+    let top = 1;
     if (!points.length) {
       text = `0,${HEIGHT} ${WIDTH},${HEIGHT}`;
     } else {
       // The chart spans the run so far (at least MIN_SPAN seconds), the last WINDOW at most.
       const end = points[points.length - 1][0];
-      const start = Math.max(0, end - WINDOW);
-      const span = Math.max(end - start, MIN_SPAN);
-      const top = Math.max(1, ...points.map(([, value]) => value));
+      start = Math.max(0, end - WINDOW);
+      span = Math.max(end - start, MIN_SPAN);
+      for (const [, value] of points) if (value > top) top = value;
       const x = (time) => Math.max(0, ((time - start) / span) * WIDTH).toFixed(1);
       const y = (value) => (HEIGHT - 2 - (value / top) * (HEIGHT - 6)).toFixed(1);
       text = points.map(([time, value]) => `${x(time)},${y(value)}`).join(" ");
@@ -52,5 +72,34 @@ export class Sparkline {
       this.line.setAttribute("points", text);
       this.drawn = text;
     }
+    const axes = this.axes;
+    setText(axes.top, this.unit(top));
+    setText(axes.start, `${Math.round(start)} s`);
+    setText(axes.end, `${Math.round(start + span)} s`);
+    if (axes.marks) this.drawMarks(start, span);
+  }
+
+  drawMarks(start, span) {
+    const shown = this.marks.filter((m) => m.time >= start && m.time <= start + span).slice(-MAX_MARKS);
+    while (this.markNodes.length < shown.length) {
+      const line = svg("line", { class: "lq-mark", y1: 0, y2: HEIGHT });
+      const note = document.createElement("span");
+      note.className = "lq-mark-note";
+      this.axes.marks.append(line);
+      this.axes.notes.append(note);
+      this.markNodes.push([line, note]);
+    }
+    this.markNodes.forEach(([line, note], index) => {
+      const mark = shown[index];
+      line.style.display = note.style.display = mark ? "" : "none";
+      if (!mark) return;
+      const share = (mark.time - start) / span;
+      setAttr(line, "x1", (share * WIDTH).toFixed(1));
+      setAttr(line, "x2", (share * WIDTH).toFixed(1));
+      const left = `${(share * 100).toFixed(1)}%`;
+      if (note.style.left !== left) note.style.left = left;
+      setText(note, mark.label);
+      setAttr(note, "title", mark.words || null);
+    });
   }
 }

@@ -1,0 +1,86 @@
+"""What the payments picture draws, as plain data: each charge as a row of its attempts, and
+Alice's money as coins (her wallet, and what the bank took, duplicates marked).
+
+The widget (theme/js/sims/payments.js) and the build's starting state draw exactly this; the
+jobs table says the same attempts in words, so the picture has a text alternative.
+"""
+import json
+
+from .money import money
+
+MAX_ORDERS = 20   # charge rows in the picture (the table lists up to 100)
+MAX_COINS = 40    # coins the bank took, drawn one by one; the rest are counted
+
+# Each attempt's code, as the picture's legend says it (in this order).
+ATTEMPT_WORDS = {
+    "lost": "request lost: nothing happened",
+    "charged": "charged",
+    "duplicate": "charged again: a duplicate",
+    "absorbed": "absorbed by the key: no charge",
+    "declined": "card declined: nothing charged",
+    "redeclined": "old decline repeated by the key",
+}
+
+
+def attempt_record(answer, reply_lost, charges_for_order):
+    """One attempt as the picture draws it: {"code", "reply", "words"}.
+
+    answer: what the bank did (bank.ANSWERS, or None when the request never arrived);
+    reply_lost: whether its reply was lost; charges_for_order: how many times the bank has
+    now charged for this order (a second charge is a duplicate). `reply` is None for a
+    request that never arrived, else 'received' or 'lost'."""
+    if answer is None:
+        code = "lost"
+    elif answer == "charged":
+        code = "duplicate" if charges_for_order > 1 else "charged"
+    else:
+        code = {"already done": "absorbed", "declined": "declined",
+                "declined before": "redeclined"}[answer]
+    reply = None if answer is None else ("lost" if reply_lost else "received")
+    words = ATTEMPT_WORDS[code].split(":")[0]
+    if reply == "lost":
+        words += ", reply lost"
+    return {"code": code, "reply": reply, "words": words}
+
+
+def history_words(records):
+    """A charge's attempts in words, for its row of the table: "request lost; charged"."""
+    return "; ".join(record["words"] for record in records) or "none yet"
+
+
+def picture(sim, start_balance, price):
+    """The picture of a payments simulation `sim` (its queue, bank and history), in dollars:
+
+    {"orders": [{"order", "job", "status", "charged", "attempts": [attempt_record]}],
+     "orders_hidden": charges not drawn (past MAX_ORDERS),
+     "coins": {"value": "$10", "start": coins Alice started with,
+               "wallet": coins she still has (0 once overdrawn),
+               "taken": [{"order", "duplicate"}] in the order the bank took them,
+               "taken_hidden": coins taken past MAX_COINS,
+               "overdrawn": "−$20" or None},
+     "legend": [{"code", "words"}]}"""
+    db = sim.queue.db
+    orders = []
+    for job_id, status, args in db.execute(
+            "SELECT id, status, args FROM jobs ORDER BY id LIMIT ?", (MAX_ORDERS,)):
+        order = json.loads(args)["order"]
+        records = sim.history.get(order, [])
+        orders.append({"order": order, "job": job_id, "status": status,
+                       "charged": sum(1 for record in records
+                                      if record["code"] in ("charged", "duplicate")),
+                       "attempts": records})
+    seen, taken = set(), []
+    for (order,) in db.execute("SELECT order_id FROM bank.charges ORDER BY id LIMIT ?", (MAX_COINS,)):
+        taken.append({"order": order, "duplicate": order in seen})   # the first coins: all seen
+        seen.add(order)
+    taken_total = db.execute("SELECT count(*) FROM bank.charges").fetchone()[0]
+    balance = sim.bank.balance("alice")
+    return {
+        "orders": orders,
+        "orders_hidden": max(0, sim.params["charges"] - len(orders)),
+        "coins": {"value": money(price), "start": start_balance // price,
+                  "wallet": max(0, balance) // price, "taken": taken,
+                  "taken_hidden": taken_total - len(taken),
+                  "overdrawn": money(-balance) if balance < 0 else None},
+        "legend": [{"code": code, "words": words} for code, words in ATTEMPT_WORDS.items()],
+    }

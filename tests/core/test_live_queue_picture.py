@@ -1,0 +1,49 @@
+"""live-queue's picture (simulations/live_queue_picture.py): its counts add up to every job and
+match the figures, its tokens are bounded however many jobs there are, a killed worker's job is
+marked as dropped by it until its lease runs out, and duplicate emails are named by job."""
+import json
+
+from simulations import SIMULATIONS
+from simulations.live_queue_picture import MAX_FINISHED, MAX_QUEUED
+
+LiveQueue = SIMULATIONS["live-queue"]
+
+
+def test_the_largest_run_sends_a_few_dozen_tokens_and_exact_counts():
+    sim = LiveQueue({"workers": 64, "jobs": 5000, "duration": 2}, seed=1)
+    sim.run(7)
+    snap = sim.snapshot()
+    picture, stats = snap["picture"], snap["stats"]
+    assert picture["counts"] == {"queued": stats["depth"], "running": stats["running"],
+                                 "done": stats["done"], "dead": stats["dead"]}
+    assert sum(picture["counts"].values()) == 5000
+    assert len(picture["queued"]) == MAX_QUEUED and len(picture["done"]) == MAX_FINISHED
+    assert len(picture["running"]) == 64
+    assert [job["id"] for job in picture["queued"]] == sorted(job["id"] for job in picture["queued"])
+    done = [job["id"] for job in picture["done"]]
+    assert done == sorted(done, reverse=True) and done[0] < picture["running"][0]["id"]
+    assert len(json.dumps(picture)) < 12_000
+
+
+def test_a_killed_workers_job_is_dropped_by_it_until_its_lease_runs_out():
+    sim = LiveQueue({"workers": 2, "jobs": 3, "lease": 5, "duration": 2}, seed=0)
+    sim.run(0.3)
+    sim.act("kill", worker=1)
+    job = next(job for job in sim.snapshot()["picture"]["running"] if job["id"] == 1)
+    assert (job["worker"], job["dropped_by"], job["lease_left"]) == (None, 1, 4.8)
+    assert 0.9 < job["lease"] < 1
+    other = next(job for job in sim.snapshot()["picture"]["running"] if job["id"] == 2)
+    assert (other["worker"], other["dropped_by"]) == (2, None)
+    sim.run(5.2)                                    # the lease ran out at 5.1 s: worker 2 took it
+    job = next(job for job in sim.snapshot()["picture"]["running"] if job["id"] == 1)
+    assert (job["worker"], job["dropped_by"], job["attempts"]) == (2, None, 2)
+
+
+def test_duplicate_emails_are_named_by_job():
+    sim = LiveQueue({"workers": 2, "jobs": 4, "lease": 1, "duration": 3}, seed=0)
+    sim.run(20)
+    picture = sim.snapshot()["picture"]
+    twice = [i for i in range(1, 5) if sim.emails[i] > 1]
+    assert twice and picture["duplicates"] == {"jobs": len(twice), "latest": twice[::-1]}
+    shown = picture["done"] + picture["dead"] + picture["running"]
+    assert all(job["emails"] == sim.emails[job["id"]] for job in shown)

@@ -1,0 +1,135 @@
+"""crash-timing's picture (issue 22): worker A's lane is the control "Where worker A dies" (a
+slider: dragged with a pointer, moved with the arrow keys), and choosing there answers at once, as
+the radio list does; each attempt's work is drawn under its lease, so a lease too short shows the
+work going on past its end; the lanes' marks name the effect (the email, the points), in the
+simulation's words; axe finds nothing."""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.quality.axe import axe_violations
+from tests.widgets.conftest import Sim
+
+CHAPTER = "05-leases.html"   # sim-crash-points (crash after-claim), sim-lease-too-short
+RUN = 90_000                 # ms: a new run to its end on a loaded 2-core machine
+
+COUNT = """(root) => {
+  if (!root.dataset.counted) {
+    root.dataset.counted = "true";
+    window.__ctSnapshots = [];
+    root.addEventListener("sim-snapshot", (event) => window.__ctSnapshots.push(
+      { crash: event.detail.params.crash, finished: event.detail.finished, outcome: event.detail.outcome }));
+  }
+  return window.__ctSnapshots.length;
+}"""
+
+
+@pytest.fixture(scope="module")
+def page(module_page, real_site):
+    module_page.goto(real_site.at(CHAPTER))
+    return module_page
+
+
+@pytest.fixture(scope="module")
+def sim(page):
+    sim = Sim(page, id="sim-crash-points").start()
+    sim.root.evaluate(COUNT)
+    return sim
+
+
+def snapshots(sim):
+    return sim.page.evaluate("() => window.__ctSnapshots")
+
+
+def answered(sim, point, words, since):
+    """A new run with A dying at `point` went to its end (counted by sim-snapshot events after
+    `since`), the radio list agrees, and the slider says the same point."""
+    expect(sim.root.get_by_label(words, exact=True)).to_be_checked()
+    slider = sim.root.get_by_role("slider", name="Where worker A dies")
+    expect(slider).to_have_attribute("aria-valuetext", words)
+    expect(sim.part("verdict")).not_to_have_text("not yet known", timeout=RUN)
+    seen = snapshots(sim)[since:]
+    assert seen and seen[-1]["crash"] == point and seen[-1]["finished"], seen[-3:]
+    return sim.outcome()
+
+
+def tick_x(sim, t):
+    box = sim.root.locator(f'.ct-lane[data-lane="A"] .ct-track').bounding_box()
+    tick = sim.root.locator(f'.ct-tick[data-t="{t}"]').bounding_box()
+    return box, tick["x"] + (tick["width"] / 2 if t else 0)
+
+
+def test_the_lane_is_a_slider_kept_in_step_with_the_radio_list(sim):
+    slider = sim.root.get_by_role("slider", name="Where worker A dies")
+    expect(slider).to_be_visible()
+    expect(slider).to_have_attribute("aria-valuetext", "A dies after the claim, before the email")   # the chapter's
+    by_radio = {}
+    for point, words in (("after-effect", "A dies after the email, before the ack"),
+                         ("none", "A does not die")):
+        before = len(snapshots(sim))
+        sim.root.get_by_label(words, exact=True).check()
+        by_radio[point] = answered(sim, point, words, before)
+    assert by_radio["after-effect"] == "Duplicated: 2 emails sent."
+
+    # The keyboard: Home, then one step right, is the email-then-die point: the radio's outcome.
+    before = len(snapshots(sim))
+    slider.focus()
+    slider.press("Home")
+    answered(sim, "after-claim", "A dies after the claim, before the email", before)
+    before = len(snapshots(sim))
+    slider.press("ArrowRight")
+    assert answered(sim, "after-effect", "A dies after the email, before the ack", before) == by_radio["after-effect"]
+    before = len(snapshots(sim))
+    slider.press("End")
+    assert answered(sim, "none", "A does not die", before) == by_radio["none"]
+
+    # A pointer: drag "A dies here" from the far end of A's lane back to just past 1 s.
+    handle = sim.root.locator('[data-part="dies-handle"]')
+    start = handle.bounding_box()
+    track, x1 = tick_x(sim, 1)
+    _, x2 = tick_x(sim, 2)
+    y = start["y"] + start["height"] / 2
+    before = len(snapshots(sim))
+    sim.page.mouse.move(start["x"] + 4, y)
+    sim.page.mouse.down()
+    sim.page.mouse.move((x1 + x2) / 2, y, steps=5)
+    sim.page.mouse.move(x1 + (x2 - x1) * 0.3, y, steps=3)     # 1.3 s: nearest is 1.25 s, after the email
+    sim.page.mouse.up()
+    assert answered(sim, "after-effect", "A dies after the email, before the ack", before) == by_radio["after-effect"]
+    expect(handle).to_have_text(re.compile("^A dies here"))
+    # The handle stands where the run's A died (its "dies" mark).
+    dies = sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-crash').bounding_box()
+    assert abs(handle.bounding_box()["x"] - dies["x"]) < 3
+
+
+def test_the_marks_name_the_effect(sim):
+    sim.root.get_by_label("Policy", exact=True).select_option("ack-after-work")
+    sim.root.get_by_label("A does not die", exact=True).check()
+    expect(sim.part("verdict")).to_have_text("Exactly once", timeout=RUN)
+    expect(sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-effect')).to_have_text("sends the email")
+    expect(sim.root.locator(".ct-mark").filter(has_text=re.compile(r"^effect$"))).to_have_count(0)
+    sim.root.get_by_label("Policy", exact=True).select_option("one-transaction")
+    sim.button("Run to the end").click()
+    expect(sim.part("verdict")).not_to_have_text("not yet known", timeout=RUN)
+    expect(sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-effect')).to_have_text("adds 10 points")
+    marks = sim.root.locator('.ct-lane[data-lane="A"] .ct-mark')
+    assert "commits" in marks.all_inner_texts(), marks.all_inner_texts()
+
+
+def test_a_lease_too_short_shows_the_work_going_on_past_its_end(page):
+    slow = Sim(page, id="sim-lease-too-short").start()
+    expect(slow.root.get_by_role("slider", name="Where worker A dies")).to_be_hidden()   # nobody dies here
+    slow.button("Run to the end").click()
+    expect(slow.part("verdict")).not_to_have_text("not yet known", timeout=RUN)
+    lane = slow.root.locator('.ct-lane[data-lane="A"]')
+    lease, work = lane.locator(".ct-lease-bar").bounding_box(), lane.locator(".ct-work-bar").bounding_box()
+    assert work["x"] + work["width"] > lease["x"] + lease["width"] + 20, (lease, work)
+    late = lane.locator(".ct-work-late").bounding_box()
+    assert abs(late["x"] - (lease["x"] + lease["width"])) < 3          # hatched from the lease's end
+    # B's work fits inside its lease: nothing hatched on its lane.
+    expect(slow.root.locator('.ct-lane[data-lane="B"] .ct-work-late')).to_have_count(0)
+
+
+def test_axe_finds_nothing_in_the_picture(page, sim):
+    assert axe_violations(page, ".sim[data-sim='crash-timing']") == []

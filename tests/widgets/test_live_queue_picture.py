@@ -1,0 +1,139 @@
+"""Issue 22: live-queue's picture (theme/js/sims/live-queue-picture.js) and its jobs table say the
+same at every step of chapter 3's and chapter 4's stories: as many tokens of each status as rows
+(the piles' counts too), each running job's token in the box of the table's worker, a job whose
+worker was killed waiting in that worker's box until its lease runs out and then in another's,
+and a red ✉×2 on the token of each job the table counts two emails for (chapter 5's lease shorter
+than the work). With reduced motion the tokens jump (no transition), so a token's place is where
+it is drawn at once. One page (one Pyodide start) for the module."""
+import pytest
+from playwright.sync_api import expect
+
+from tests.widgets.conftest import Sim, new_watched_page
+
+TIMEOUT = 90_000   # ms: a loaded 2-core machine draws slowly
+
+# What the picture and the table each say, and where they disagree (evaluated in the page).
+AGREE = """root => {
+  const problems = [];
+  const rows = new Map([...root.querySelectorAll('tbody[data-part="jobs"] tr')].map((tr) => [tr.dataset.key, tr]));
+  const cell = (tr, index) => tr.querySelectorAll('th, td')[index].textContent.trim();
+  const rowsBy = {}, tokensBy = {};
+  for (const tr of rows.values()) rowsBy[cell(tr, 1)] = (rowsBy[cell(tr, 1)] || 0) + 1;
+  const boxes = new Map([...root.querySelectorAll('.lqp-worker')].map((g, index) => [String(index + 1), g]));
+  const inside = (node, box) => {
+    const a = node.querySelector('.lqp-token-body').getBoundingClientRect(), b = box.getBoundingClientRect();
+    const x = a.left + a.width / 2, y = a.top + a.height / 2;
+    return x > b.left && x < b.right && y > b.top && y < b.bottom;
+  };
+  for (const token of root.querySelectorAll('.lqp-token')) {
+    const id = token.dataset.job, status = token.dataset.status;
+    tokensBy[status] = (tokensBy[status] || 0) + 1;
+    const tr = rows.get(id);
+    if (!tr) { problems.push(`token ${id} has no row`); continue; }
+    if (cell(tr, 1) !== status) problems.push(`job ${id}: token ${status}, row ${cell(tr, 1)}`);
+    const worker = cell(tr, 4) === '—' ? '' : cell(tr, 4);
+    if (status === 'running' && token.dataset.worker !== worker)
+      problems.push(`job ${id}: token at worker ${token.dataset.worker || 'none'}, row says ${worker || 'none'}`);
+    if (status === 'running' && worker && !inside(token, boxes.get(worker)))
+      problems.push(`job ${id}: its token is not drawn in worker ${worker}'s box`);
+    const emails = Number(cell(tr, 6));
+    const badge = token.querySelector('.lqp-badge').textContent;
+    if (badge !== (emails > 1 ? `✉×${emails}` : '')) problems.push(`job ${id}: ${emails} emails, badge ${JSON.stringify(badge)}`);
+  }
+  const counts = root.querySelector('[data-part="picture"]').dataset;
+  for (const status of ['queued', 'running', 'done', 'dead']) {
+    const drawn = Number(counts[status]), listed = rowsBy[status] || 0;
+    if (drawn !== listed) problems.push(`${status}: the picture counts ${drawn}, the table lists ${listed}`);
+    if ((tokensBy[status] || 0) !== Math.min(listed, Number(counts[`${status}Shown`])))
+      problems.push(`${status}: ${tokensBy[status] || 0} tokens for ${listed} rows`);
+  }
+  return problems;
+}"""
+
+
+@pytest.fixture(scope="module")
+def page(browser, real_site):
+    context, page, watch = new_watched_page(browser, real_site, reduced_motion="reduce",
+                                            viewport={"width": 1280, "height": 900})
+    page.real_site = real_site
+    yield page
+    context.close()
+    watch.check()
+
+
+def step_and_agree(sim, times):
+    """Press Step `times` times (or until the run is finished: then Step is disabled); after each,
+    once the picture has drawn that moment, compare. Returns how many steps it took."""
+    picture = sim.part("picture")
+    for count in range(times):
+        if sim.button("Step").is_disabled():
+            return count
+        before = sim.time()
+        sim.button("Step").click()
+        expect(sim.part("time")).not_to_have_text(f"{before:g} s", timeout=TIMEOUT)
+        now = sim.part("time").inner_text().split()[0]
+        expect(picture).to_have_attribute("data-time", now, timeout=TIMEOUT)
+        assert sim.root.evaluate(AGREE) == [], f"at {now} s"
+    return times
+
+
+def test_chapter_3_picture_and_table_agree_at_every_step(page):
+    page.goto(page.real_site.at("03-the-queue.html"))
+    sim = Sim(page, "live-queue").start()
+    expect(sim.part("picture").locator("svg")).to_have_attribute("role", "img")
+    for _ in range(4):
+        sim.button("Enqueue job").click()
+    sim.button("Add worker").click()                       # the story: a second worker joins
+    expect(sim.root.locator(".lqp-worker")).to_have_count(2, timeout=TIMEOUT)
+    expect(sim.root.locator(".lqp-queued")).to_have_count(4, timeout=TIMEOUT)
+    assert step_and_agree(sim, 30) >= 10                   # about 1.1 s: jobs of 0.5 s, all four done
+    expect(sim.root.locator(".lqp-done")).to_have_count(4)
+    label = sim.part("picture").locator("svg").get_attribute("aria-label")
+    assert "4 jobs done" in label and "0 jobs queued" in label
+    # The comparison can fail: a token drawn in the wrong pile is caught.
+    sim.root.locator('.lqp-token[data-job="1"]').evaluate("node => { node.dataset.status = 'queued'; }")
+    assert "job 1: token queued, row done" in sim.root.evaluate(AGREE)
+    # Reduced motion: a token jumps to its place, it does not glide.
+    assert sim.root.locator(".lqp-token").first.evaluate(
+        "node => getComputedStyle(node).transitionDuration") == "0s"
+
+
+def test_chapter_4_a_killed_workers_job_waits_in_its_box_then_moves_on(page):
+    page.goto(page.real_site.at("04-the-worker.html"))     # 2 workers, 12 jobs of 2 s, lease 60 s
+    sim = Sim(page, "live-queue").start()
+    step_and_agree(sim, 5)
+    sim.button("Kill worker 1").click()                    # holding job 1
+    token = sim.root.locator('.lqp-token[data-job="1"]')
+    expect(token).to_have_class("lqp-token lqp-running lqp-dropped", timeout=TIMEOUT)
+    assert token.get_attribute("data-worker") == ""        # the table's Worker: none holds it
+    assert token.evaluate("""node => { const a = node.getBoundingClientRect(),
+        b = node.ownerSVGElement.querySelector('.lqp-worker').getBoundingClientRect();
+        return a.top >= b.top - 4 && a.bottom <= b.bottom + 4; }""")   # still in worker 1's row
+    step_and_agree(sim, 5)
+    expect(sim.root.locator('.lq-mark-note').first).to_have_text("kill 1")   # marked on the chart
+    sim.set_speed("50")                                    # the 60 s lease runs out...
+    sim.button("Play").click()
+    expect(sim.row(1).locator("td").nth(1)).to_have_text("2", timeout=TIMEOUT)   # ...claimed again
+    sim.button("Pause").click()
+    expect(sim.part("picture")).to_have_attribute("data-time", sim.part("time").inner_text().split()[0],
+                                                  timeout=TIMEOUT)
+    assert sim.root.evaluate(AGREE) == []
+    step_and_agree(sim, 3)
+
+
+def test_chapter_5_duplicate_emails_are_marked_on_their_jobs(page):
+    page.goto(page.real_site.at("05-leases.html"))         # 3 workers, 6 jobs
+    sim = Sim(page, "live-queue").start()
+    for label, value in (("Lease (s)", "1"), ("Job duration (s)", "3")):
+        sim.field(label).fill(value)
+        sim.field(label).press("Enter")
+    expect(sim.part("log")).to_contain_text("Job duration (s) is now 3", timeout=TIMEOUT)
+    sim.set_speed("10")
+    sim.button("Play").click()
+    expect(sim.root.locator('[data-stat="duplicate_emails"]')).not_to_have_text("0", timeout=TIMEOUT)
+    sim.button("Pause").click()
+    expect(sim.part("picture")).to_have_attribute("data-time", sim.part("time").inner_text().split()[0],
+                                                  timeout=TIMEOUT)
+    assert sim.root.evaluate(AGREE) == []
+    expect(sim.root.locator(".lqp-badge", has_text="✉×").first).to_be_visible()
+    step_and_agree(sim, 3)

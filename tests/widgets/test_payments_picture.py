@@ -1,0 +1,116 @@
+"""payments' picture in chapter 8, in real Chromium with real Pyodide: step by step through the
+chapter's two runs (five charges against Alice's $100, a stable key and a new key each attempt),
+the picture (a row of attempt squares per charge, coins in Alice's wallet and at the bank) says
+exactly what the jobs table and the ledger say; and money is written one way."""
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from simulations.payments_picture import ATTEMPT_WORDS
+from tests.widgets.conftest import Sim
+
+CHAPTER = "08-idempotency.html"
+LONG = 90_000   # ms: a 2-core CI machine under load
+
+READ = """root => {
+  const rows = [...root.querySelectorAll('[data-part="charges"] .pay-charge')].map((row) => ({
+    order: row.dataset.order, status: row.dataset.status,
+    tries: [...row.querySelectorAll('.pay-try')].map((t) => [t.dataset.code, t.dataset.reply]),
+  }));
+  const table = [...root.querySelectorAll('tbody[data-part="jobs"] tr')].map((tr) => {
+    const cells = [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
+    return { order: cells[1], status: cells[2], attempts: cells[3], charged: cells[4], tries: cells[6] };
+  });
+  return {
+    rows, table,
+    wallet: root.querySelectorAll('[data-part="wallet"] .pay-coin').length,
+    taken: root.querySelectorAll('[data-part="taken"] .pay-coin').length,
+    red: root.querySelectorAll('[data-part="taken"] .pay-coin.pay-dup').length,
+    actual: root.querySelector('[data-part="actual"]').textContent,
+    expected: root.querySelector('[data-part="expected"]').textContent,
+    duplicates: root.querySelector('[data-fig="duplicate_charges"]').textContent,
+    drawn: root.drawn || 0,
+  };
+}"""
+
+
+def words(code, reply):
+    said = ATTEMPT_WORDS[code].split(":")[0]
+    return said + (", reply lost" if reply == "lost" else "")
+
+
+def dollars(text):
+    """"$50" -> 50, "−$20" -> -20 (the only way the widget writes money)."""
+    match = re.fullmatch(r"(\u2212?)\$(\d+)", text)
+    assert match, f"money written as {text!r}"
+    return -int(match.group(2)) if match.group(1) else int(match.group(2))
+
+
+def check_agreement(seen):
+    assert [row["order"] for row in seen["rows"]] == [row["order"] for row in seen["table"]]
+    for row, line in zip(seen["rows"], seen["table"]):
+        assert row["status"] == line["status"]
+        assert len(row["tries"]) == int(line["attempts"])
+        said = "; ".join(words(code, reply) for code, reply in row["tries"]) or "none yet"
+        assert said == line["tries"], (row, line)
+        charged = sum(code in ("charged", "duplicate") for code, _ in row["tries"])
+        assert charged == int(line["charged"])
+    actual = dollars(seen["actual"])
+    assert seen["wallet"] == max(0, actual) // 10
+    assert seen["taken"] == (100 - actual) // 10
+    assert seen["red"] == int(seen["duplicates"])
+
+
+@pytest.fixture(scope="module")
+def page(module_page, real_site):
+    module_page.goto(real_site.at(CHAPTER))
+    return module_page
+
+
+@pytest.mark.parametrize("embed, end", [("sim-stable-key", 50), ("sim-key-per-attempt", 20)])
+def test_picture_and_table_agree_at_every_step_of_chapter_8s_story(page, embed, end):
+    sim = Sim(page, id=embed).start()
+    sim.root.evaluate("root => { root.drawn = 0; root.addEventListener('sim-snapshot', () => { root.drawn += 1; }); }")
+    check_agreement(sim.root.evaluate(READ))   # the starting state, as the build drew it
+    steps = 0
+    while not sim.button("Play again").is_visible():
+        sim.button("Step").click()
+        steps += 1
+        page.wait_for_function("([root, n]) => root.drawn >= n", arg=[sim.root.element_handle(), steps],
+                               timeout=LONG)
+        check_agreement(sim.root.evaluate(READ))
+        assert steps < 60, "chapter 8's story should end within 60 attempts"
+    seen = sim.root.evaluate(READ)
+    assert dollars(seen["actual"]) == end >= 0        # five charges: Alice is never overdrawn
+    assert dollars(seen["expected"]) == 50
+    assert (seen["red"] > 0) == (embed == "sim-key-per-attempt")
+
+
+def test_an_overdrawn_balance_is_written_with_a_minus_sign_everywhere(page):
+    sim = Sim(page, id="sim-key-per-attempt").start()
+    field = sim.field("Charges of $10")
+    field.fill("20")
+    field.press("Enter")
+    sim.button("Run to the end").click()
+    expect(sim.button("Play again")).to_be_visible(timeout=LONG)
+    expect(sim.part("actual")).to_have_text(re.compile("^\u2212\\$\\d+$"), timeout=LONG)
+    owed = -dollars(sim.part("actual").inner_text())
+    assert owed > 0
+    expect(sim.part("overdrawn")).to_have_text(f"Overdrawn by ${owed}")
+    expect(sim.part("outcome")).to_contain_text(f"overdrawn by ${owed}")
+    expect(sim.part("wallet").locator(".pay-coin")).to_have_count(0)
+    text = sim.root.evaluate("root => root.textContent")
+    assert "$-" not in text and "-$" not in text
+    sim.button("Use the chapter’s settings").click()
+
+
+def test_the_built_pages_and_the_widgets_never_write_dollar_minus(real_site):
+    site = Path(real_site.folder)
+    for name in ("06-retry.html", "08-idempotency.html", "12-casebook.html"):
+        html = (site / name).read_text(encoding="utf-8")
+        assert "$-" not in html and "-$" not in html, name
+    for script in (site / "assets" / "js").rglob("*.js"):
+        text = script.read_text(encoding="utf-8")
+        assert "function dollars" not in text, f"{script.name} formats money itself"

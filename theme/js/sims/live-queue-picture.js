@@ -1,0 +1,284 @@
+// live-queue's picture: the queue as a lane of job tokens, one box per worker holding the token of
+// the job it works on (its lease drawn as a ring draining around it), and the done and dead piles.
+// A token is one SVG group per job, kept while the job is shown and moved by a CSS transition,
+// so a claimed job glides from the lane to its worker and on to a pile (a step, with reduced
+// motion: 86-picture-live-queue.css). Everything comes from the snapshot's "picture"
+// (simulations/live_queue_picture.py): a few dozen tokens and the counts, never one per job.
+// Drawn at most once per animation frame; the same words are in the svg's aria-label.
+
+import { plural, seconds, setAttr, setText, svg, thousands } from "./dom.js";
+
+const TOKEN_W = 36;          // a job token (px; the svg is drawn at the size it is shown)
+const TOKEN_H = 22;
+const STEP = TOKEN_W + 8;    // one token to the next in a lane or a pile
+const PAD = 8;
+const BAND = 54;             // the queue's band and the piles' band: a label, then a row of tokens
+const ROW = 36;              // one row of workers
+const GAP = 16;              // between the bands
+const PILES = 72;            // the piles' band: a label, a row of tokens, the duplicate emails
+
+const MAX_SPARE = 200;       // tokens kept for reuse
+const MIN_CELL = 76;         // the narrowest worker box: its name and a token
+
+/** Worker boxes per row for `n` workers in a picture `width` px wide: one column for a few, up
+    to 8 for 64 (fewer on a phone). */
+export function columns(n, width) {
+  const most = Math.max(1, Math.floor((width - 2 * PAD) / MIN_CELL));
+  return Math.min(most, n <= 4 ? 1 : n <= 8 ? 2 : n <= 24 ? 4 : 8);
+}
+
+/** The picture's height (px) for `n` workers: templates/sim/live-queue.html writes the same for
+    the embed's workers at a desktop's width (and up to 4 workers, one column, at any width). */
+export function pictureHeight(n, width) {
+  return BAND + PILES + 2 * GAP + Math.ceil(n / columns(n, width)) * ROW;
+}
+
+export class QueuePicture {
+  constructor(figure) {
+    this.figure = figure;
+    this.svg = figure.querySelector("svg");
+    this.width = 0;
+    this.snapshot = null;
+    this.frame = 0;
+    this.tokens = new Map();     // job id -> its <g>
+    this.spare = [];             // tokens no job uses now, kept to be reused (at 10x, dozens a frame)
+    this.cells = [];             // one <g> per worker
+    this.layers = {};
+    for (const name of ["labels", "workers", "tokens"]) {
+      this.layers[name] = svg("g", { class: `lqp-${name}` });
+      this.svg.append(this.layers[name]);
+    }
+    this.labels = {};
+    this.rail = svg("rect", { class: "lqp-rail", x: PAD - 4, y: 18, height: TOKEN_H + 8, rx: 6 });
+    this.layers.labels.append(this.rail);
+    for (const name of ["queue", "more", "done", "dead", "duplicates", "claim", "ack"]) {
+      this.labels[name] = svg("text", { class: `lqp-label lqp-label-${name}` });
+      this.layers.labels.append(this.labels[name]);
+    }
+    this.lines = [svg("line", { class: "lqp-rule" }), svg("line", { class: "lqp-rule" })];
+    this.layers.labels.append(...this.lines);
+    new ResizeObserver((entries) => {
+      const width = Math.round(entries[0].contentRect.width);
+      if (width && width !== this.width) {
+        this.width = width;
+        this.request();
+      }
+    }).observe(figure);
+  }
+
+  /** A new run: its tokens start where they are, without gliding from the last run's places. */
+  clear() {
+    for (const node of this.tokens.values()) node.remove();
+    this.tokens.clear();
+    this.spare = [];
+  }
+
+  /** Draw `snapshot` at the next animation frame (once, however many arrive before it). */
+  show(snapshot) {
+    this.snapshot = snapshot;
+    this.request();
+  }
+
+  request() {
+    if (!this.frame && this.snapshot) this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      if (this.width) this.draw(this.snapshot);
+    });
+  }
+
+  draw(s) {
+    const p = s.picture;
+    const width = this.width;
+    const n = s.workers.length;
+    const cols = columns(n, width);
+    const height = pictureHeight(n, width);
+    setAttr(this.svg, "viewBox", `0 0 ${width} ${height}`);
+    setAttr(this.svg, "height", height);
+    const workersTop = BAND + GAP;
+    const pilesTop = workersTop + Math.ceil(n / cols) * ROW + GAP;
+    const cellW = Math.floor((width - 2 * PAD) / cols);
+    const place = new Map();   // job id -> [x, y, extra classes]
+
+    // The queue: running jobs nobody holds any more first (they are next to be claimed), then the queued.
+    const loose = p.running.filter((job) => job.worker === null && (job.dropped_by === null || job.lease_left === 0));
+    const lane = [...loose, ...p.queued];
+    const fit = Math.max(1, Math.floor((width - 2 * PAD - 90) / STEP));
+    lane.slice(0, fit).forEach((job, index) => place.set(job.id, [PAD + index * STEP, 22]));
+    const hiddenQueued = p.counts.queued + loose.length - Math.min(fit, lane.length);
+    this.text("queue", PAD, 14, `Queue: ${plural(p.counts.queued, "job")} waiting${loose.length ? `, ${loose.length} back from a lost lease` : ""}`);
+    this.text("more", PAD + Math.min(fit, lane.length) * STEP + 2, 37, hiddenQueued > 0 ? `+${thousands(hiddenQueued)} more` : "");
+    setAttr(this.rail, "width", width - 2 * PAD + 8);
+    this.rule(0, BAND + GAP / 2, width);
+    this.rule(1, pilesTop - GAP / 2, width);
+    this.text("claim", width - PAD, BAND + GAP / 2 + 4, "↓ a free worker claims the next job");
+    this.text("ack", width - PAD, pilesTop - GAP / 2 + 4, "↓ done when acked");
+
+    // The workers: one box each, the token of the job it holds at its right end.
+    while (this.cells.length < n) this.cells.push(this.cell());
+    while (this.cells.length > n) this.cells.pop().remove();
+    const byWorker = new Map();
+    for (const job of p.running) {
+      const at = job.worker ?? (job.lease_left > 0 ? job.dropped_by : null);
+      if (at !== null) byWorker.set(at, job);
+    }
+    const running = new Map(p.running.map((job) => [job.id, job]));
+    s.workers.forEach((w, index) => {
+      const x = PAD + (index % cols) * cellW;
+      const y = workersTop + Math.floor(index / cols) * ROW;
+      const cell = this.cells[index];
+      setAttr(cell, "transform", `translate(${x},${y})`);
+      setAttr(cell, "data-state", w.state);
+      setAttr(cell.box, "width", cellW - 6);
+      const wide = cellW >= 170;
+      setText(cell.name, wide ? `Worker ${w.id}` : cellW < 84 ? String(w.id) : `W${w.id}`);
+      setAttr(cell, "data-narrow", wide ? null : "true");
+      let state = w.state;
+      const job = byWorker.get(w.id);
+      if (w.state === "killed" && wide) state = w.restart_in !== null ? `killed, back in ${seconds(w.restart_in)} s` : "killed";
+      else if (w.state === "killed") state = "✕";
+      else if (!wide) state = "";
+      // A worker that still believes it holds a job another worker has taken over (a stall).
+      const lost = w.job !== null && !(job && job.id === w.job && job.token === w.token);
+      if (lost && wide) state = `${w.state}: lost job ${w.job}`;
+      setText(cell.state, state);
+      setAttr(cell.state, "x", wide ? 90 : 32);
+      setAttr(cell, "data-lost", lost ? "true" : null);
+      const tokenX = wide ? Math.min(cellW - 6 - TOKEN_W - 8, 220) : cellW - 6 - TOKEN_W - 3;
+      if (job) place.set(job.id, [x + tokenX, y + 4, job.worker === null ? "dropped" : ""]);
+      // The lease left in words beside the token, or (in a narrower box) before it, shorter.
+      let lease = "";
+      const roomy = cellW - tokenX > 150;
+      if (job && wide) {
+        const left = `${seconds(job.lease_left)} s`;
+        if (roomy) lease = job.worker === null ? `waits out its lease: ${left}` : job.lease_left > 0 ? `lease: ${left} left` : "lease ran out";
+        else lease = job.lease_left > 0 ? `${left} left` : "ran out";
+      }
+      setAttr(cell.lease, "x", roomy ? tokenX + TOKEN_W + 10 : tokenX - 8);
+      setAttr(cell.lease, "text-anchor", roomy ? null : "end");
+      setText(cell.lease, lease);
+      setAttr(cell, "data-low", job && job.lease <= 0.25 ? "true" : null);
+    });
+
+    // The piles: done (latest first) and dead, each with its count.
+    const deadX = PAD + Math.floor((width - 2 * PAD) * 0.68);
+    const doneFit = Math.max(1, Math.floor((deadX - PAD - 12) / STEP));
+    const deadFit = Math.max(1, Math.floor((width - PAD - deadX) / STEP));
+    p.done.slice(0, doneFit).forEach((job, index) => place.set(job.id, [PAD + index * STEP, pilesTop + 24]));
+    p.dead.slice(0, deadFit).forEach((job, index) => place.set(job.id, [deadX + index * STEP, pilesTop + 24]));
+    this.text("done", PAD, pilesTop + 14, `Done: ${plural(p.counts.done, "job")}`);
+    this.text("dead", deadX, pilesTop + 14, `Dead: ${plural(p.counts.dead, "job")}`);
+    const dup = p.duplicates.jobs;
+    this.text("duplicates", PAD, pilesTop + 64, dup ? `✉×2: the email went out more than once for ${
+      dup === 1 ? "job" : "jobs"} ${p.duplicates.latest.join(", ")}${dup > p.duplicates.latest.length ? "…" : ""}` : "");
+
+    // The tokens: one per shown job, reused while it stays shown.
+    const statuses = [["queued", p.queued], ["running", p.running], ["done", p.done], ["dead", p.dead]];
+    const seen = new Set();
+    for (const [status, jobs] of statuses) {
+      for (const job of jobs) {
+        const where = place.get(job.id);
+        if (!where) continue;
+        seen.add(job.id);
+        this.token(job, status, where, status === "running" ? running.get(job.id) : null);
+      }
+    }
+    for (const [id, node] of this.tokens) {
+      if (!seen.has(id)) {
+        node.remove();
+        this.tokens.delete(id);
+        if (this.spare.length < MAX_SPARE) this.spare.push(node);   // reused, not made anew
+      }
+    }
+    // The counts, and how many tokens of each the picture has room for (for the tests).
+    const shown = { queued: Math.min(p.queued.length, Math.max(0, fit - loose.length)), running: p.running.length,
+                    done: Math.min(p.done.length, doneFit), dead: Math.min(p.dead.length, deadFit) };
+    for (const [status, count] of Object.entries(p.counts)) {
+      setAttr(this.figure, `data-${status}`, count);
+      setAttr(this.figure, `data-${status}-shown`, shown[status]);
+    }
+    setAttr(this.svg, "aria-label", describe(s, byWorker));
+    setAttr(this.figure, "data-time", s.time);
+  }
+
+  text(name, x, y, words) {
+    const node = this.labels[name];
+    setAttr(node, "x", x);
+    setAttr(node, "y", y);
+    setText(node, words);
+  }
+
+  rule(index, y, width) {
+    const line = this.lines[index];
+    setAttr(line, "x1", PAD);
+    setAttr(line, "x2", width - PAD);
+    setAttr(line, "y1", y);
+    setAttr(line, "y2", y);
+  }
+
+  cell() {
+    const group = svg("g", { class: "lqp-worker" });
+    group.box = svg("rect", { class: "lqp-worker-box", x: 0, y: 0, height: ROW - 6, rx: 6 });
+    group.name = svg("text", { class: "lqp-worker-name", x: 8, y: 19 });
+    group.state = svg("text", { class: "lqp-worker-state", x: 90, y: 19 });
+    group.lease = svg("text", { class: "lqp-worker-lease", y: 19 });
+    group.append(group.box, group.name, group.state, group.lease);
+    this.layers.workers.append(group);
+    return group;
+  }
+
+  token(job, status, [x, y, extra = ""], run) {
+    let node = this.tokens.get(job.id);
+    if (!node && this.spare.length) {
+      // A token put away earlier, for a job just shown: placed before it is added again, so it
+      // appears there (a transition runs only on an element already drawn), not gliding to it.
+      node = this.spare.pop();
+      node.style.transform = `translate(${x}px, ${y}px)`;
+      this.layers.tokens.append(node);
+      this.tokens.set(job.id, node);
+    } else if (!node) {
+      node = svg("g", { class: "lqp-token" });
+      node.track = svg("rect", { class: "lqp-ring-track", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8 });
+      node.ring = svg("rect", { class: "lqp-ring", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8, pathLength: 100 });
+      node.body = svg("rect", { class: "lqp-token-body", width: TOKEN_W, height: TOKEN_H, rx: 5 });
+      node.label = svg("text", { class: "lqp-token-id", x: TOKEN_W / 2, y: 15 });
+      node.badge = svg("text", { class: "lqp-badge", x: TOKEN_W + 2, y: -1 });
+      node.append(node.track, node.ring, node.body, node.label, node.badge);
+      node.style.transform = `translate(${x}px, ${y}px)`;
+      this.layers.tokens.append(node);
+      this.tokens.set(job.id, node);
+    }
+    setAttr(node, "data-job", job.id);
+    setAttr(node, "data-status", status);
+    setAttr(node, "data-worker", run && run.worker !== null ? run.worker : "");
+    setAttr(node, "data-emails", job.emails);
+    setAttr(node, "class", `lqp-token lqp-${status}${extra ? ` lqp-${extra}` : ""}${job.attempts > 1 || (status === "queued" && job.attempts) ? " lqp-again" : ""}`);
+    const move = `translate(${x}px, ${y}px)`;
+    if (node.style.transform !== move) node.style.transform = move;
+    setText(node.label, String(job.id));
+    setText(node.badge, job.emails > 1 ? `✉×${job.emails}` : "");
+    const lease = run ? run.lease : 0;
+    setAttr(node.ring, "stroke-dasharray", run ? `${(lease * 100).toFixed(1)} 100` : null);
+    setAttr(node, "data-low", run && lease <= 0.25 ? "true" : null);
+  }
+}
+
+/** The picture in words (its aria-label): where every shown job is, whose lease runs out. */
+function describe(s, byWorker) {
+  const p = s.picture;
+  const parts = [`At ${seconds(s.time)} s: ${plural(p.counts.queued, "job")} queued`];
+  for (const w of s.workers.slice(0, 8)) {
+    const job = byWorker.get(w.id);
+    if (w.state === "killed") {
+      parts.push(job ? `worker ${w.id} killed; its job ${job.id} waits out its lease (${seconds(job.lease_left)} s left)`
+                     : `worker ${w.id} killed`);
+    } else if (job) {
+      parts.push(`worker ${w.id} ${w.state} on job ${job.id} (lease ${seconds(job.lease_left)} s left)`);
+    } else {
+      parts.push(`worker ${w.id} ${w.state}`);
+    }
+  }
+  if (s.workers.length > 8) parts.push(`${s.workers.length - 8} more workers`);
+  parts.push(`${plural(p.counts.done, "job")} done`, `${plural(p.counts.dead, "job")} dead`);
+  if (p.duplicates.jobs) parts.push(`duplicate emails for job ${p.duplicates.latest.join(", job ")}`);
+  return `${parts.join("; ")}.`;
+}
