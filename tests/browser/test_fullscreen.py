@@ -28,3 +28,14 @@ def test_a_simulation_goes_full_screen_and_escape_leaves(page, fixture_site):
 def test_without_javascript_there_is_no_full_screen_button(no_js_page, fixture_site):
     no_js_page.goto(fixture_site.at("01-queue.html"))
     expect(no_js_page.get_by_role("button", name="Full screen")).to_have_count(0)
+
+
+def test_on_a_wide_screen_full_screen_makes_the_widget_larger_for_a_room(page, fixture_site):
+    """A teacher projecting at 1920 px found the text as small as on the page: it grows now."""
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(fixture_site.at("01-queue.html"))
+    label = page.locator("#sim-1 p:visible").first
+    before = label.bounding_box()["height"]
+    page.get_by_role("button", name="Full screen").click()
+    expect(page.get_by_role("button", name="Leave full screen")).to_be_visible()
+    assert label.bounding_box()["height"] >= 1.5 * before

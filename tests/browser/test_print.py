@@ -85,3 +85,15 @@ def test_the_student_copy_prints_without_the_answers(page, fixture_site):
     expect(page.get_by_text("The status column", exact=False).first).to_be_hidden()
     expect(page.locator(".answer").first).to_be_hidden()
     expect(page.get_by_text("Which column tells a worker it may take it?")).to_be_visible()   # the question stays
+
+
+def test_a_chapter_prints_the_scenario_run_not_an_unplayed_widget(page, fixture_site):
+    """A teacher printing one chapter found an empty widget ("Outcome: not yet known") above each
+    scenario run: an unplayed widget does not print; the run does."""
+    page.goto(fixture_site.at("01-queue.html"))
+    widget = page.locator("#sim-1")
+    expect(widget).to_have_attribute("data-state", "idle")
+    page.emulate_media(media="print")
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    expect(widget).to_be_hidden()
+    expect(page.locator(".sim-print").get_by_text("Outcome at")).to_be_visible()

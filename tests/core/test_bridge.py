@@ -12,7 +12,7 @@ def test_list_and_params_describe_every_simulation():
     assert listed["ok"] and list(listed["simulations"]) == ["live-queue", "race", "crash-timing",
                                                             "payments"]
     params = call(op="params", sim="race")["params"]
-    assert [spec["name"] for spec in params] == ["claim", "jobs", "seed"]
+    assert [spec["name"] for spec in params] == ["claim", "jobs", "workers", "seed"]
 
 
 def test_a_widgets_life_create_step_act_run_snapshot_destroy():

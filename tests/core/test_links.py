@@ -65,8 +65,8 @@ def test_an_embeds_link_replays_to_the_same_state(name, chapter):
     action = ACTIONS[name]
     if action:
         sim.run(until=1.0)
+        done.append((sim.clock.now, action))    # widget.js records the time before the action
         sim.act(action[0], **action[1])
-        done.append((sim.clock.now, action))
     sim.run(until=3.0)
     seen = sim.snapshot()
 
