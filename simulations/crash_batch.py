@@ -7,7 +7,7 @@ work / N seconds, and each email is one row of the outbox (the provider's record
 out). The verdict counts per person: "lost" if the job is done and somebody got nothing,
 "duplicated" if somebody got two or more, else "exactly once".
 """
-from .crash_options import order, steps_and_points, words
+from .crash_options import LaterStepFailed, later_step_fails, order, steps_and_points, words
 from .crash_policies import ORDER, POINT_LABELS, STEP_LABELS, Crash
 from .simulation import plural
 
@@ -49,6 +49,7 @@ class BatchSends:
         if self.batch == 1 and not self.params["marker"]:
             yield from self.pause(who, point, work)
             self.send_email(who, key=key)
+            self._later_step(who)
             return
         tally = {"sent": 0, "skipped": 0, "absorbed": 0}
         start = self.clock.now
@@ -62,6 +63,12 @@ class BatchSends:
             self._tell_batch(who, tally, cut=True)
             raise
         self._tell_batch(who, tally, cut=False)
+        self._later_step(who)
+
+    def _later_step(self, who):
+        """The handler's next step after the sends: it raises if `fail_after_effect` says so."""
+        if later_step_fails(self, who):
+            raise LaterStepFailed("a later step failed after the effect")
 
     def _recipient(self, number):
         return "ada@example.com" if self.batch == 1 else f"person-{number}@example.com"

@@ -18,8 +18,19 @@ on, each send is recorded in the worker's database as it happens, and a later at
 recipients already recorded (the fix: https://github.com/hypothesis/lms/pull/5347). Here the
 record is written at the very moment of its send; a real worker can still die between the two,
 which that pull request names as the fix's one gap.
+
+A later step fails (`fail_after_effect`, policies ack-after-work, ack-before-work and
+idempotency-key): in worker A's attempt, once the email (or the batch) has gone out, the
+handler's next step raises an ordinary exception, and the worker fails the job instead of acking
+it (tinyq's fail(): back to queued, due after a backoff of 0.5-1 s, the attempt counted). Worker
+B claims it when it is due and does it all again: under ack-after-work the email goes out twice.
+A key or a record per send absorbs the repeat. Under ack-before-work the job was already acked,
+so the fail is refused and nobody retries.
 """
-from .params import boolean, choice, integer, number
+import math
+
+from ._core import tinyq
+from .params import boolean, choice, integer, number, show_number
 
 AUTO_COMMIT = "auto-commit"
 BATCH_MAX = 100
@@ -38,7 +49,52 @@ def extra_params():
         boolean("marker", "Record each send", False,
                 "Write a record of each email as it is sent, so a later attempt skips the people "
                 "already recorded."),
+        boolean("fail_after_effect", "A later step fails after the email", False,
+                "In A's attempt, a step after the email raises an exception: the worker fails "
+                "the job, which is retried after a backoff (not with auto-commit or \"Effect "
+                "and ack in one transaction\")."),
     )
+
+
+FAILS_AFTER_EFFECT = ("ack-after-work", "ack-before-work", "idempotency-key")
+
+
+class LaterStepFailed(Exception):
+    """A step of the handler after the effect raised: an ordinary error, the worker lives on."""
+
+
+def later_step_fails(sim, who):
+    """True when this send is A's, and the setting makes the handler's next step fail."""
+    return (who == "A" and sim.params["fail_after_effect"] and sim.policy in FAILS_AFTER_EFFECT
+            and sim.scenario != "producer")
+
+
+def handler(sim, script, who, job, work):
+    """Run the policy's script; if a later step fails, the worker fails the job (tinyq's
+    fail(): queued again after a backoff) and B comes for it when it is due."""
+    try:
+        yield from script(sim, who, job, work)
+    except LaterStepFailed:
+        after = "emails" if sim.batch > 1 else "email"
+        try:
+            sim.queue.fail(job, f"a later step failed after the {after}")
+        except tinyq.LeaseLost:
+            token, status = sim.queue.db.execute("SELECT token, status FROM jobs WHERE id = ?",
+                                                 (job.id,)).fetchone()
+            if token != job.token:
+                sim.refused.append(who)
+                why = f"token {job.token} no longer holds the job"
+            else:
+                why = f"the job was acked before the work and is {status}"
+            sim.moment(who, "refused", f"{who}'s next step fails after the {after}, but its fail "
+                                       f"is refused: {why}, so nobody retries it")
+            return
+        due = sim.queue.db.execute("SELECT run_at FROM jobs WHERE id = ?", (job.id,)).fetchone()[0]
+        due = math.ceil(due * 1000) / 1000   # B looks on the next millisecond: a short time
+        sim.moment(who, "fail", f"{who}'s next step fails after the {after}: the job is failed "
+                                f"and will be retried (queued again, due in about "
+                                f"{show_number(round(due - sim.clock.now, 2))} s, its backoff)")
+        sim.agenda.schedule(due, "B", sim._attempt("B"))
 
 
 def auto_commit(sim, who, job, work):

@@ -12,7 +12,7 @@ nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 """
 from ._core import tinyq
 from .crash_batch import BatchSends
-from .crash_options import extra_params, policy_choice
+from .crash_options import extra_params, handler, policy_choice
 from .crash_policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
 from .crash_producer import Producer, producer_params
 from .crash_timing_picture import LanePicture
@@ -155,7 +155,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
                                   f"token {job.token}, lease until {show_number(self._lease_end())} s)",
                     leased=True)
         work = WORK["A"][self.scenario] if who == "A" else WORK["B"]
-        yield from SCRIPTS[self.policy](self, who, job, work)
+        yield from handler(self, SCRIPTS[self.policy], who, job, work)
 
     def moment(self, who, kind, text, leased=False):
         """One moment of the timeline; `leased`: a claim that took the job (and its lease)."""

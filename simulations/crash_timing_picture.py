@@ -6,7 +6,7 @@ from .crash_policies import DYING
 # The short words on the lanes' marks (the picture; the event log says each moment in full), by the
 # moment's kind; the effect's and the finish's words are the policy's own: (effect, finish).
 MARK_WORDS = {"claim": "claims", "refused": "refused", "crash": "dies", "rollback": "rolled back",
-              "lease": "lease runs out"}
+              "lease": "lease runs out", "fail": "fails"}
 EFFECT_WORDS = {"ack-after-work": ("sends the email", "acks"),
                 "ack-before-work": ("sends the email", "acks"),
                 "one-transaction": ("adds 10 points", "commits"),
