@@ -211,7 +211,7 @@ def test_only_plain_ascii_numbers_are_accepted(value):
 def test_race_echoes_a_bad_worker_as_given():
     with pytest.raises(ParamError) as caught:
         Race().act("step", worker=None)
-    assert str(caught.value) == "worker: must be A or B, got None"
+    assert str(caught.value) == "worker: must be A or B (this race's workers), got None"
 
 
 def test_enqueue_at_the_cap_does_not_blame_an_argument_it_does_not_take():
