@@ -35,7 +35,7 @@ from . import SIMULATIONS
 from .params import ParamError, seconds
 from .timeline_view import PageTimeline, branched, compare, keep
 
-MAX_LIVE = 32          # simulations one page may hold at once
+MAX_LIVE = 64          # simulations one page may hold at once (the build refuses a page with more)
 MAX_STEPS_PER_CALL = 200
 MAX_MESSAGE = 100_000  # characters
 

@@ -21,6 +21,7 @@ its chapter's page, so that page stays light to load and to print and loads no P
 """
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -138,6 +139,12 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
         return
     ending = run_to_end(env, line, name, cls, params, seed)
     count = len(env["sims"]) + 1
+    live = sum(1 for each in env["sims"] if each != "judge") + 1
+    limit = page_limit()
+    if limit is not None and live > limit:
+        report(env, line, f"this is the page's simulation number {live}, and a page may hold at most {limit} "
+                          "(simulations/bridge.py, MAX_LIVE): split the chapter, or raise MAX_LIVE")
+        return
     token.meta.update(
         id=stable_id(env, "sim", declared and declared["id"], f"sim-{count}", line), name=name, params=params, seed=seed,
         number=f"{env['chapter']}.{count}",   # "Simulation 5.2", as boxes are numbered
@@ -145,6 +152,15 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
         param_specs=getattr(cls, "PARAMS", ()), ending=ending,
         fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
     env["sims"].append(name)
+
+
+def page_limit() -> int | None:
+    """How many simulations one page's Python may hold at once (the bridge's MAX_LIVE), or None
+    for a book whose simulations package has no bridge (a test's fixture book)."""
+    try:
+        return importlib.import_module("simulations.bridge").MAX_LIVE
+    except (ImportError, AttributeError):
+        return None
 
 
 def describe(error: Exception) -> str:

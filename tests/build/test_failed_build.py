@@ -205,3 +205,15 @@ def test_a_chapter_or_an_include_that_is_not_utf8_is_a_problem_at_its_line(tmp_p
         in found, found
     assert any(p.startswith("content/b.md:3: not UTF-8 text (byte 0xe9") for p in found), found
     assert not (tmp_path / "site").exists()
+
+
+def test_a_page_with_more_simulations_than_python_holds_fails_at_the_one_too_many(tmp_path, monkeypatch):
+    from simulations import bridge
+    monkeypatch.setattr(bridge, "MAX_LIVE", 2)   # the page's Python refuses a third (issue 15's casebook)
+    embed = "```sim counter\nworkers: 1\n---\nText.\n```\n\n"
+    make_book(tmp_path / "book", {"a.md": "Intro.\n\n" + embed * 3})
+    with pytest.raises(BuildError) as failure:
+        build_site(fixture_config(tmp_path / "site", root=tmp_path / "book"))
+    assert [str(p) for p in failure.value.problems] == [
+        "content/a.md:15: this is the page's simulation number 3, and a page may hold at most 2 "
+        "(simulations/bridge.py, MAX_LIVE): split the chapter, or raise MAX_LIVE"]

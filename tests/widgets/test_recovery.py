@@ -100,3 +100,27 @@ def test_a_run_with_more_actions_than_a_link_holds_links_the_part_that_fits(brow
     expect(again.button("Restart worker 1")).to_be_visible()
     context.close()
     watch.check()
+
+
+def test_a_simulation_python_refuses_to_create_says_so_instead_of_loading_forever(browser, real_site):
+    # The page's own settings are refused (here: a lease the widget's Python does not allow, put in
+    # the page as it is served), as the casebook's 33rd embed once was: the widget shows the
+    # refusal and Try again, and the page's other widgets still work.
+    context, page, watch = new_watched_page(browser, real_site)
+
+    def bad_lease(route):
+        html = route.fetch().text().replace("&#34;lease&#34;:5,", "&#34;lease&#34;:100000,", 1)
+        route.fulfill(body=html, content_type="text/html")
+
+    context.route(re.compile(rf"/{re.escape(LEASES)}$"), bad_lease)
+    page.goto(real_site.at(LEASES))
+    sim = Sim(page, id="sim-kill-a-worker")
+    sim.root.locator('[data-action="start"]').click()
+    sim.wait("error")
+    expect(sim.part("error-message")).to_contain_text("Python refused it (ParamError: lease")
+    expect(sim.button("Try again")).to_be_visible()
+    crash = Sim(page, id="sim-crash-points").start()
+    crash.button("Step").click()
+    expect(crash.part("log").locator("li")).not_to_have_count(0)
+    context.close()
+    watch.check()

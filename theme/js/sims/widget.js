@@ -172,7 +172,7 @@ export class Widget {
       replay = null;
       reply = await this.send({ op: "create", sim: this.sim, params });
     }
-    if (!reply.ok) return this.bug(reply);
+    if (!reply.ok) return this.refused(reply);
     this.params = params;
     if (!replay) this.setState("ready");   // then the first frame is drawn once, ready to use
     this.started(reply.snapshot);
@@ -183,7 +183,15 @@ export class Widget {
     this.announce("The simulation is ready.");
   }
 
-  /** Run the link's actions at their times, then on to its time: the run the link recorded. */
+  /** Python is up but would not create this simulation: the widget says so, with Try again,
+      rather than staying "loading" (Python gone is said by the "error" event instead). */
+  refused(reply) {
+    if (reply.error.type === "Stopped" || reply.error.type === "NotReady") return this.bug(reply);
+    this.showFailure({ message: `Python refused it (${reply.error.type}: ${reply.error.message}).`,
+                       fix: "Reload the page. If it says the same again, the page is at fault: please report it." }, true);
+    return false;
+  }
+
   // --- talking to Python ------------------------------------------------------------------------
   /** Send one message about this widget's simulation; replies come back in order. */
   send(message) {
