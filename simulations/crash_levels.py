@@ -44,7 +44,8 @@ def level_param():
 
 
 def shown(level):
-    """What the form shows at `level`: {"hidden": [field names left out], "options": {menu:
+    """What the form shows at `level`: {"hidden": [field names left out, and "token" while the
+    token is untaught: the table's Token column], "options": {menu:
     [its choices shown]}}; a choice a link sets outside them still runs (the page keeps it)."""
     policies, scenarios, fields = [], [], []
     for name in LEVELS[:LEVELS.index(level) + 1]:
@@ -55,9 +56,12 @@ def shown(level):
     options = {"policy": policies, "scenario": scenarios}
     if len(scenarios) > 1:
         fields.append("scenario")
-    return {"hidden": [name for name in KEPT_BACK if name not in fields], "options": options}
+    hidden = [name for name in KEPT_BACK if name not in fields]
+    if "fencing" in hidden:
+        hidden.append("token")   # not a field: the job table's Token column, and "token N" in the log
+    return {"hidden": hidden, "options": options}
 
 
 def tokens_taught(level):
     """True once the guide has taught the fencing token (the words "token N" may appear)."""
-    return "fencing" not in shown(level)["hidden"]
+    return "token" not in shown(level)["hidden"]

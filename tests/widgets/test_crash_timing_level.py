@@ -1,6 +1,7 @@
 """Issue 23, defect 10: crash-timing shows the controls its chapter has taught (the embed's `level:`,
 decided in Python: simulations/crash_levels.py). Chapter 5's first embed has no Fencing token box,
-no Scenario menu and one policy, before Python and after, and its log says no "token N"; a link
+no Token column, no Scenario menu and one policy, before Python and after, and its log says no
+"token N"; a link
 that sets a hidden setting still replays it; chapter 8's embed offers the four policies it has
 taught and both scenarios, and the menu's choices work there."""
 from playwright.sync_api import expect
@@ -17,6 +18,8 @@ def visible_choices(sim, label):
 
 def assert_only_the_crash_is_taught(sim):
     expect(sim.root.get_by_label("Fencing token", exact=True)).to_have_count(0)
+    expect(sim.root.get_by_role("columnheader", name="Token")).to_have_count(0)   # the job table's
+    expect(sim.row(1).locator("td").nth(2)).to_be_hidden()                        # its token cell
     expect(sim.root.get_by_label("Scenario", exact=True)).to_have_count(0)
     for label in ("Emails in the job", "Enqueue", "Fault", "Auto-commit interval (s)"):
         expect(sim.root.get_by_label(label, exact=True)).to_have_count(0)
@@ -32,6 +35,7 @@ def test_chapter_5_shows_the_crash_points_before_the_fencing_token(module_page, 
     assert_only_the_crash_is_taught(sim)                     # as built, before Python
     slow = Sim(page, id="sim-lease-too-short")               # the fencing token is taught just above it
     expect(slow.root.get_by_label("Fencing token", exact=True)).to_have_count(1)
+    expect(slow.root.get_by_role("columnheader", name="Token")).to_be_visible()
     assert visible_choices(slow, "Scenario") == ["crash", "lease-too-short"]
     sim.start()
     sim.button("Run to the end").click()
