@@ -5,7 +5,10 @@
     - [How to use this guide](00-how-to-use.md)
     - [The waiter who cooks](01-the-waiter-who-cooks.md)
 
-One list item per chapter, in reading order; chapters are numbered from 0 in that order. Every other
+One list item per chapter, in reading order; chapters are numbered from 0 in that order, and a file
+whose name starts with a number (`05-leases.md`) must stand in that place, so that its page
+(`05-leases.html`) and its heading ("Chapter 5") agree (the casebook, 12-casebook.html, once
+called itself "Chapter 11", being listed before the glossary, 11-glossary.md). Every other
 `.md` file in content/ must be listed, and every listed file must exist (docs/authoring.md, "Order
 and titles"). The format is mdBook's SUMMARY.md, reduced to a flat list:
 https://rust-lang.github.io/mdBook/format/summary.html
@@ -21,6 +24,7 @@ from builder.text_file import NotUTF8, read_text
 
 SUMMARY = "SUMMARY.md"
 ITEM = re.compile(r"^[-*]\s+\[(?P<title>[^\]]+)\]\((?P<source>[^)\s]+)\)\s*$")
+NUMBERED = re.compile(r"^(?P<number>\d+)-")   # a file name's chapter number: 05-leases.md -> 5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,6 +87,11 @@ def load_summary(content: Path, problems: Problems, shown=str) -> list[Chapter]:
         if not (content / source).is_file():
             problems.add(where, number, f"{source} is listed but content/{source} does not exist")
         seen[source] = number
+        named = NUMBERED.match(source)
+        if named and int(named["number"]) != len(chapters):
+            problems.add(where, number, f"{source} is chapter {len(chapters)} here (its place in the list), "
+                                        f"but its file name says {int(named['number'])}: list it in that "
+                                        f"place, or rename it, so its page and its heading agree")
         chapters.append(Chapter(len(chapters), title, source, number))
     for path in sorted(content.glob("*.md")):
         if path.name != SUMMARY and path.name not in seen:

@@ -12,6 +12,7 @@ nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 """
 from ._core import tinyq
 from .crash_batch import BatchSends
+from .crash_levels import level_param, shown, tokens_taught
 from .crash_options import extra_params, handler, policy_choice
 from .crash_policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
 from .crash_producer import Producer, producer_params
@@ -48,7 +49,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
                "Where worker A dies (only when the scenario is \"Worker A crashes\").",
                {"none": "A does not die", "after-claim": "After the claim",
                 "after-effect": "After the effect", "after-ack": "After the ack"}),
-    ) + extra_params() + producer_params() + (seed_param(),)
+    ) + extra_params() + producer_params() + (level_param(), seed_param())
 
     def __init__(self, params=None, seed=0):
         super().__init__(params, seed)
@@ -151,8 +152,9 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         self.fate[who] = "working"
         self._work_starts(who)
         again = "" if job.attempts == 1 else " again"
+        token = f"token {job.token}, " if tokens_taught(self.params["level"]) else ""
         self.moment(who, "claim", f"{who} claims the job{again} (attempt {job.attempts}, "
-                                  f"token {job.token}, lease until {show_number(self._lease_end())} s)",
+                                  f"{token}lease until {show_number(self._lease_end())} s)",
                     leased=True)
         work = WORK["A"][self.scenario] if who == "A" else WORK["B"]
         yield from handler(self, SCRIPTS[self.policy], who, job, work)
@@ -291,4 +293,5 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
             "marks": self.mark_words(),
             "work": self.work_bars(),
             "dies_at": self.dies_at(),
+            "shown": shown(self.params["level"]),   # the form's fields at this level (crash_levels.py)
         }

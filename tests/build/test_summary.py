@@ -1,6 +1,7 @@
 """content/SUMMARY.md: chapter order and titles, and every way it can be wrong."""
 from builder.problems import Problems
 from builder.summary import Chapter, load_summary
+from tests.conftest import ROOT
 
 
 def _load(tmp_path, summary, files=()):
@@ -37,3 +38,25 @@ def test_missing_summary(tmp_path):
     problems = Problems()
     assert load_summary(tmp_path, problems, shown=lambda p: p.name) == []
     assert [str(p) for p in problems] == ["SUMMARY.md: missing: it lists the chapters in reading order"]
+
+
+def test_a_numbered_file_out_of_its_place_is_named_with_its_line(tmp_path):
+    # The casebook (12-casebook.md) was listed before the glossary (11-glossary.md): its page,
+    # 12-casebook.html, said "Chapter 11" (issue 23).
+    summary = "# Summary\n\n- [A](00-a.md)\n- [Cases](02-cases.md)\n- [Words](01-words.md)\n"
+    chapters, problems = _load(tmp_path, summary, ["00-a.md", "01-words.md", "02-cases.md"])
+    assert problems == [
+        "SUMMARY.md:4: 02-cases.md is chapter 1 here (its place in the list), but its file name says 2: "
+        "list it in that place, or rename it, so its page and its heading agree",
+        "SUMMARY.md:5: 01-words.md is chapter 2 here (its place in the list), but its file name says 1: "
+        "list it in that place, or rename it, so its page and its heading agree",
+    ]
+
+
+def test_every_page_of_the_guide_says_the_number_its_file_name_says():
+    problems = Problems()
+    chapters = load_summary(ROOT / "content", problems)
+    assert not list(problems)
+    for chapter in chapters:
+        assert chapter.label == f"Chapter {int(chapter.source.split('-')[0])}", chapter
+    assert [c.label for c in chapters if c.source in ("11-glossary.md", "12-casebook.md")] == ["Chapter 11", "Chapter 12"]

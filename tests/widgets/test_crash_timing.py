@@ -1,5 +1,6 @@
 """crash-timing in chapter 5, through its controls: a crash after the email and before the ack
-gives two emails; with ack before work, a crash after the ack loses the email; a worker killed
+gives two emails (ack before the work, and the one-transaction policy under a lease too short,
+are chapter 8's embed's: test_crash_timing_level.py); a worker killed
 by the reader (the crash points then show where it died); "Run to the end"; each moment told
 once in text; the lease-too-short scene drawn as two workers' timelines against the lease."""
 import pytest
@@ -46,16 +47,6 @@ def test_a_crash_after_the_email_and_before_the_ack_sends_it_twice(sim):
     assert sim.cells(1)[:3] == ["1", "done", "2"]
     timeline = sim.log()
     assert "A dies: the power is cut" in timeline and "B claims the job again (attempt 2" in timeline
-
-
-def test_ack_before_work_and_a_crash_after_the_ack_loses_it(sim):
-    sim.root.get_by_label("Policy", exact=True).select_option("ack-before-work")
-    expect(sim.root.locator('[data-part="strip"] li').nth(2)).to_have_text("ack")
-    sim.root.get_by_label("A dies after the ack, before the email").check()
-    expect(sim.part("verdict")).to_have_text("Lost", timeout=30_000)
-    expect(sim.part("outcome")).to_have_text("Lost: 0 emails sent, yet the queue says the job is done.")
-    expect(sim.part("effects")).to_have_text("")
-    assert sim.cells(1)[:3] == ["1", "done", "1"]           # done on the first attempt, and no email
 
 
 def test_the_reader_can_kill_a_worker_where_it_stands(sim):
@@ -135,10 +126,6 @@ def test_lease_too_short_is_drawn_as_two_timelines_against_the_lease(page):
     play_to_the_end(slow)
     expect(slow.part("verdict")).to_have_text("Duplicated")  # the token refuses the ack, not the email
     expect(slow.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-refused')).to_have_count(1)
-    slow.root.get_by_label("Policy", exact=True).select_option("one-transaction")
-    play_to_the_end(slow)
-    expect(slow.part("verdict")).to_have_text("Exactly once")
-    expect(slow.part("effects")).to_have_text("The points: 10 by B at 4 s.")
 
 
 def test_killing_both_workers_is_told_as_it_stands_never_as_a_verdict(page):

@@ -98,6 +98,26 @@ def test_nothing_moves_when_python_arrives(browser, real_site, viewport):
     watch.check()
 
 
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, PHONE])
+def test_the_judge_moves_nothing_when_its_editor_arrives(browser, real_site, viewport):
+    """Chapter 4's judge: the starting code is laid out as the editor that replaces it lays it out
+    (line height, gutter, wrapped long lines), so neither the editor nor the deck below it moves
+    (issue 23: the deck moved 22 px when the editor's wrapped line and last empty line arrived)."""
+    context, page, watch = new_watched_page(browser, real_site, viewport=viewport)
+    context.add_init_script(SHIFTS)
+    page.goto(real_site.at("04-the-worker.html"))
+    editor = page.locator("#sim-claim-sql .judge-editor")
+    before = editor.bounding_box()["height"]
+    editor.scroll_into_view_if_needed()
+    Sim(page, id="sim-claim-sql").wait("ready")
+    expect(editor.locator(".cm-editor")).to_be_visible(timeout=60_000)
+    page.wait_for_timeout(300)
+    assert abs(editor.bounding_box()["height"] - before) < 0.5
+    assert page.evaluate("() => window.__shifts") == []
+    context.close()
+    watch.check()
+
+
 def test_reduced_motion_is_honoured(browser, real_site):
     context, page, watch = new_watched_page(browser, real_site, reduced_motion="reduce")
     page.goto(real_site.at("05-leases.html"))

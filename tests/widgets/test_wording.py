@@ -28,14 +28,14 @@ def test_a_rate_of_one_is_one_job_a_second(page):
 
 
 def test_the_menus_show_words_and_keep_the_names_as_values(page):
-    crash = Sim(page, id="sim-crash-points")
+    crash = Sim(page, id="sim-lease-too-short")
     for label in ("Policy", "Scenario"):
         options = crash.field(label).locator("option").evaluate_all("os => os.map((o) => [o.value, o.textContent.trim()])")
         assert options and all(value != text and " " in text for value, text in options), options
     crash.start()
-    crash.field("Policy").select_option("ack-before-work")
-    expect(crash.part("log")).to_contain_text("Started again: Policy is now Ack before the work.")
-    expect(crash.field("Policy")).to_have_value("ack-before-work")
+    crash.field("Scenario").select_option("crash")
+    expect(crash.part("log")).to_contain_text("Started again: Scenario is now Worker A crashes.")
+    expect(crash.field("Scenario")).to_have_value("crash")
 
 
 def test_an_error_shows_beside_the_field_just_edited_even_while_another_is_invalid(page):
