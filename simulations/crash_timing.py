@@ -100,12 +100,14 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
             delay = move()
         except StopIteration:
             if who in self.fate:
-                self.fate[who], self.position[who] = "finished", None
-                self._work_ends(who)
+                self.fate[who] = "finished"
+                self._work_ends(who)   # while its position still says where it stood
+                self.position[who] = None
             return
         except Crash:
-            self.fate[who], self.position[who] = "killed", None
+            self.fate[who] = "killed"
             self._work_ends(who)
+            self.position[who] = None
             self.moment(who, "crash", f"{who} dies: the power is cut, nothing more runs")
             if self._open_transaction_lost:
                 self._open_transaction_lost = False
@@ -291,6 +293,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
             "produced": list(self.produced),
             "in_transaction": self.queue.db.in_transaction,
             "marks": self.mark_words(),
+            "duplicates": self.duplicates(),
             "work": self.work_bars(),
             "dies_at": self.dies_at(),
             "shown": shown(self.params["level"]),   # the form's fields at this level (crash_levels.py)

@@ -1,7 +1,10 @@
 """What crash-timing's lanes draw beyond the timeline (issue 22): each attempt's work, the
-crash points' places on worker A's lane, and the short words on the marks, the effect named.
+crash points' places on worker A's lane, the short words on the marks, the effect named, and
+which effect marks repeat an effect already produced (the duplicates, drawn red).
 A mixin of CrashTiming (crash_timing.py), which calls _work_starts and _work_ends."""
 from .crash_policies import DYING
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 # The short words on the lanes' marks (the picture; the event log says each moment in full), by the
 # moment's kind; the effect's and the finish's words are the policy's own: (effect, finish).
@@ -22,14 +25,81 @@ class LanePicture:
         self.work[who] = {"worker": who, "start": round(self.clock.now, 3), "end": None}
 
     def _work_ends(self, who):
-        """`who`'s attempt is over (finished or killed)."""
+        """`who`'s attempt is over (finished or killed; called while its position still says
+        where it stood): its work ended at its last step if it had taken it, else now."""
         if who in self.work and self.work[who]["end"] is None:
-            self.work[who]["end"] = round(self.clock.now, 3)
+            last = self._last_step(who, finishing=self.fate[who] != "killed")
+            self.work[who]["end"] = round(self.clock.now if last is None else last, 3)
+
+    def _last_step(self, who, finishing=False):
+        """The time (seconds) of `who`'s last step (the ack, or the email when the ack came
+        first, a refused finish or a fail) once its work is over - it is finishing, or waits at
+        the point after its final step - else None: it is still working."""
+        start = self.work[who]["start"]
+        steps = [m["time"] for m in self.timeline if m["worker"] == who and m["time"] >= start
+                 and m["kind"] not in ("claim", "crash", "lease")]
+        last_point = f"after-{self.order()[-1]}"
+        if steps and (finishing or self.position[who] == last_point):
+            return steps[-1]
+        return None
 
     def work_bars(self):
-        """[{worker, start, end}]: each attempt from its claim to its end, in seconds (end None
-        while the worker is still at it), A's first."""
-        return [dict(self.work[who]) for who in ("A", "B") if who in self.work]
+        """[{worker, start, end}]: each attempt from its claim to the end of its work, in
+        seconds, A's first. The work ends at the worker's last step (the ack, or the email if
+        the ack came first), a refused finish or a fail, or at its death; the pause after its
+        last step is not work. end is None while the worker is still at it."""
+        bars = []
+        for who in ("A", "B"):
+            if who in self.work:
+                bar = dict(self.work[who])
+                if bar["end"] is None:
+                    bar["end"] = self._last_step(who)
+                bars.append(bar)
+        return bars
+
+    def duplicates(self):
+        """[{index, label, alt}]: the timeline's moments (by index) whose effect repeats one
+        already produced - an email to someone already sent it, 10 points committed again -
+        with the mark's short words (label) and its text alternative (alt). Counted per person
+        from the outbox (a batch's resends too), or per commit under one-transaction."""
+        repeats = self._repeats()
+        used, out = set(), []
+        for nth, (item, repeat) in enumerate(zip(self.produced, repeats), start=1):
+            index = next((i for i, m in enumerate(self.timeline) if i not in used
+                          and m["kind"] in ("effect", "ack") and m["worker"] == item["worker"]
+                          and m["time"] == item["time"]), None)
+            if index is None:
+                continue
+            used.add(index)
+            if repeat:
+                out.append({"index": index, **self._duplicate_words(nth, repeat)})
+        return out
+
+    def _repeats(self):
+        """For each entry of `produced`, in order: how many of its effects repeat earlier ones."""
+        if self.policy == "one-transaction" or self.scenario == "producer":
+            return [0] + [1] * (len(self.produced) - 1)
+        rows = [row[0] for row in self.queue.db.execute("SELECT recipient FROM outbox ORDER BY id")]
+        seen, repeats, at = set(), [], 0
+        for item in self.produced:
+            chunk = rows[at:at + item["count"]]
+            at += item["count"]
+            repeats.append(sum(1 for person in chunk if person in seen))
+            seen.update(chunk)
+        return repeats
+
+    def _duplicate_words(self, nth, repeat):
+        """The words of a duplicate's mark: the nth effect, `repeat` of its sends repeats."""
+        ordinal = ORDINALS.get(nth, f"{nth}th")
+        if self.policy == "one-transaction":
+            return {"label": f"{ordinal} commit: duplicate",
+                    "alt": f"duplicate: the {ordinal} commit adds Ada's 10 points again"}
+        if self.batch == 1:
+            return {"label": f"{ordinal} email: duplicate",
+                    "alt": f"duplicate: the {ordinal} email to Ada, the same welcome email again"}
+        emails = "email" if repeat == 1 else "emails"
+        return {"label": f"{repeat} duplicate {emails}",
+                "alt": f"duplicate: {repeat} {emails} to people who had already been sent one"}
 
     def dies_at(self):
         """Where each crash point stands on A's lane: [{point, time}] in the policy's order, the

@@ -94,8 +94,8 @@ class Payments(Simulation):
         return None
 
     def _charge(self, job):
-        self.bank.charge("alice", job.args["amount"], key=self._key(job.args["order"]),
-                         order_id=job.args["order"])
+        self.last_key = self._key(job.args["order"])   # the attempt's key, for the picture
+        self.bank.charge("alice", job.args["amount"], key=self.last_key, order_id=job.args["order"])
 
     # --- stepping -------------------------------------------------------------------------------
     def _plan_next_attempt(self, free_at):
@@ -120,7 +120,7 @@ class Payments(Simulation):
         self.attempts += 1
         order = job.args["order"]
         record = attempt_record(self.bank.last_answer, self.bank.last_reply_lost,
-                                self.bank.charges_for(order))
+                                self.bank.charges_for(order), self.last_key)
         self.history.setdefault(order, []).append(record)
         if record["code"] in ("declined", "redeclined") and record["reply"] == "received":
             self.declines_heard[order] = self.declines_heard.get(order, 0) + 1

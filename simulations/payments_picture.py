@@ -22,13 +22,14 @@ ATTEMPT_WORDS = {
 }
 
 
-def attempt_record(answer, reply_lost, charges_for_order):
-    """One attempt as the picture draws it: {"code", "reply", "words"}.
+def attempt_record(answer, reply_lost, charges_for_order, key=None):
+    """One attempt as the picture draws it: {"code", "reply", "words", "key"}.
 
     answer: what the bank did (bank.ANSWERS, or None when the request never arrived);
     reply_lost: whether its reply was lost; charges_for_order: how many times the bank has
-    now charged for this order (a second charge is a duplicate). `reply` is None for a
-    request that never arrived, else 'received' or 'lost'."""
+    now charged for this order (a second charge is a duplicate); key: the idempotency key the
+    request carried (None: no key). `reply` is None for a request that never arrived, else
+    'received' or 'lost'."""
     if answer is None:
         code = "lost"
     elif answer == "charged":
@@ -40,18 +41,31 @@ def attempt_record(answer, reply_lost, charges_for_order):
     words = ATTEMPT_WORDS[code].split(":")[0]
     if reply == "lost":
         words += ", reply lost"
-    return {"code": code, "reply": reply, "words": words}
+    return {"code": code, "reply": reply, "words": words, "key": key}
+
+
+def key_names(records):
+    """The short name of the key each attempt of one charge sent, as its square's label says:
+    "k1", "k2"... numbered by first use within the charge (the same name, the same key), or
+    "none" for a request without a key. A new key each attempt reads k1, k2, k3; one key per
+    charge k1, k1, k1."""
+    names = {}
+    return ["none" if record["key"] is None else
+            names.setdefault(record["key"], f"k{len(names) + 1}") for record in records]
 
 
 def history_words(records):
-    """A charge's attempts in words, for its row of the table: "request lost; charged"."""
-    return "; ".join(record["words"] for record in records) or "none yet"
+    """A charge's attempts in words, for its row of the table, each with the key it sent:
+    "request lost (key k1); charged (key k2)", "charged (no key)"."""
+    return "; ".join(record["words"] + (" (no key)" if name == "none" else f" (key {name})")
+                     for record, name in zip(records, key_names(records))) or "none yet"
 
 
 def picture(sim, start_balance, price):
     """The picture of a payments simulation `sim` (its queue, bank and history), in dollars:
 
-    {"orders": [{"order", "job", "status", "charged", "attempts": [attempt_record]}],
+    {"orders": [{"order", "job", "status", "charged",
+                 "attempts": [attempt_record + {"key_name": key_names' label}]}],
      "orders_hidden": charges not drawn (past MAX_ORDERS),
      "coins": {"value": "$10", "start": coins Alice started with,
                "wallet": coins she still has (0 once overdrawn),
@@ -68,7 +82,8 @@ def picture(sim, start_balance, price):
         orders.append({"order": order, "job": job_id, "status": status,
                        "charged": sum(1 for record in records
                                       if record["code"] in ("charged", "duplicate")),
-                       "attempts": records})
+                       "attempts": [{**record, "key_name": name}
+                                    for record, name in zip(records, key_names(records))]})
     seen, taken = set(), []
     for (order,) in db.execute("SELECT order_id FROM bank.charges ORDER BY id LIMIT ?", (MAX_COINS,)):
         taken.append({"order": order, "duplicate": order in seen})   # the first coins: all seen

@@ -55,3 +55,36 @@ def test_the_marks_name_the_effect():
     assert finish({"batch": 50})["marks"]["A"]["effect"] == "sends emails"
     producer = finish({"scenario": "producer"})["marks"]
     assert (producer["A"]["effect"], producer["B"]["effect"]) == ("writes", "sends the email")
+
+
+def test_the_work_ends_at_its_last_step_not_after_the_pause_that_follows():
+    assert finish({"crash": "none"})["work"] == [{"worker": "A", "start": 0.0, "end": 1.5}]   # the ack
+    assert finish({"crash": "after-ack"})["work"][0]["end"] == 1.5     # died after the ack: the ack
+    assert finish({"policy": "ack-before-work", "crash": "none"})["work"][0]["end"] == 1.5   # the email
+    sim = CrashTiming({"crash": "none"})
+    while not any(m["kind"] == "ack" for m in sim.snapshot()["timeline"]):
+        sim.step()
+    sim.clock.now += 0.3   # in the pause after the ack, before the attempt is over
+    assert sim.snapshot()["work"][0]["end"] == 1.5
+
+
+@pytest.mark.parametrize("params, worker, label", [
+    ({"crash": "after-effect"}, "B", "2nd email: duplicate"),
+    ({"scenario": "lease-too-short"}, "A", "2nd email: duplicate"),   # A's late email is the 2nd
+    ({"batch": 5}, "B", "5 duplicate emails"),
+    ({"policy": "one-transaction", "scenario": "lease-too-short", "fencing": False}, "A",
+     "2nd commit: duplicate"),
+])
+def test_an_effect_that_repeats_one_is_marked_duplicate(params, worker, label):
+    run = finish(params)
+    assert run["result"] == "duplicated"
+    [dup] = run["duplicates"]
+    moment = run["timeline"][dup["index"]]
+    assert (moment["worker"], moment["kind"], dup["label"]) == (worker, "effect" if "policy" not in params else "ack", label)
+    assert "duplicate" in dup["alt"]
+
+
+@pytest.mark.parametrize("params", [{"crash": "none"}, {"policy": "idempotency-key"},
+                                    {"batch": 5, "marker": True}, {"scenario": "producer"}])
+def test_no_duplicate_marks_when_nothing_repeats(params):
+    assert finish(params)["duplicates"] == []

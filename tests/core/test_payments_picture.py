@@ -36,7 +36,8 @@ def test_the_picture_agrees_with_the_ledger_and_the_table_at_every_step(key):
             job = rows[order["order"]]
             assert len(order["attempts"]) == job["attempts"] and order["status"] == job["status"]
             assert order["charged"] == job["charged"]
-            words = "; ".join(a["words"] for a in order["attempts"]) or "none yet"
+            words = "; ".join(a["words"] + (" (no key)" if a["key_name"] == "none" else f" (key {a['key_name']})")
+                              for a in order["attempts"]) or "none yet"
             assert words == job["tries"]
         assert snap["money"]["actual"] == money(book["actual_balance"])
         if not sim.step():
@@ -118,3 +119,26 @@ def test_the_decline_chance_is_checked_in_the_fields_words():
     with pytest.raises(ParamError) as caught:
         Payments({"decline": "2"})
     assert caught.value.words == "Chance a card is declined: must be from 0 to 1, got 2"
+
+
+@pytest.mark.parametrize("key, names", [
+    ("none", {"none"}), ("stable", {"k1"}), ("rotate-after-decline", {"k1", "k2"})])
+def test_each_attempt_is_labelled_with_the_key_it_sent(key, names):
+    """The same name, the same key: a stable key is k1 on every attempt, no key is "none"."""
+    pic = settle({"charges": 5, "lose_reply": 0.5, "decline": 0.3, "key": key}, seed=7).snapshot()["picture"]
+    seen = {a["key_name"] for order in pic["orders"] for a in order["attempts"]}
+    assert seen == names
+    for order in pic["orders"]:
+        keys = [a["key"] for a in order["attempts"]]
+        assert all((k is None) == (key == "none") for k in keys)
+        assert all(a["key"] == order["attempts"][0]["key"] for a in order["attempts"]
+                   if a["key_name"] == order["attempts"][0]["key_name"])
+
+
+def test_a_new_key_each_attempt_is_labelled_k1_k2_k3_not_no_key():
+    pic = settle({"charges": 5, "lose_reply": 0.5, "key": "per-attempt"}, seed=3).snapshot()["picture"]
+    for order in pic["orders"]:
+        names = [a["key_name"] for a in order["attempts"]]
+        assert names == [f"k{n}" for n in range(1, len(names) + 1)]
+        assert len({a["key"] for a in order["attempts"]}) == len(names)
+    assert max(len(order["attempts"]) for order in pic["orders"]) > 1

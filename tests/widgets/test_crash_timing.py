@@ -42,7 +42,7 @@ def test_a_crash_after_the_email_and_before_the_ack_sends_it_twice(sim):
     expect(sim.part("log")).to_contain_text("Started again: A dies after the email, before the ack.")
     # the choice answers at once (issue 22): the run goes to its end, no Play needed
     expect(sim.part("verdict")).to_have_text("Duplicated", timeout=30_000)   # the outcome's own words
-    expect(sim.part("effects")).to_have_text("The emails: by A at 1 s; by B at 6.5 s.")
+    expect(sim.part("effects")).to_have_text("The emails: by A at 1 s; by B at 6.5 s (2nd email: duplicate).")
     expect(sim.part("outcome")).to_have_text("Duplicated: 2 emails sent.")
     assert sim.cells(1)[:3] == ["1", "done", "2"]
     timeline = sim.log()
@@ -85,7 +85,7 @@ def test_run_to_the_end_gives_what_play_gives_at_once(sim):
     sim.button("Run to the end").click()
     expect(sim.part("verdict")).to_have_text("Duplicated", timeout=30_000)
     expect(sim.part("outcome")).to_have_text("Duplicated: 2 emails sent.")   # what Play reaches (above)
-    expect(sim.part("effects")).to_have_text("The emails: by A at 1 s; by B at 6.5 s.")
+    expect(sim.part("effects")).to_have_text("The emails: by A at 1 s; by B at 6.5 s (2nd email: duplicate).")
     sim.root.get_by_label("A dies after the claim, before the email").check()
     expect(sim.part("outcome")).to_have_text("Exactly once: 1 email sent.", timeout=30_000)
 

@@ -126,5 +126,116 @@ def test_a_lease_too_short_shows_the_work_going_on_past_its_end(page):
     expect(slow.root.locator('.ct-lane[data-lane="B"] .ct-work-late')).to_have_count(0)
 
 
+LAST = """(root) => {
+  if (!root.dataset.lastKept) {
+    root.dataset.lastKept = "true";
+    root.addEventListener("sim-snapshot", (event) => { window.__ctLast = event.detail; });
+  }
+}"""
+
+
+def last_snapshot(sim):
+    return sim.page.evaluate("() => window.__ctLast")
+
+
+def run_with(sim, point, words, verdict):
+    """Under ack-after-work, a run with A dying at `point` (its radio's `words`) to its end: its
+    verdict shown, its last snapshot returned."""
+    sim.root.evaluate(LAST)
+    policy = sim.root.get_by_label("Policy", exact=True)
+    if policy.input_value() != "ack-after-work":
+        sim.page.evaluate("() => { window.__ctLast = null; }")
+        policy.select_option("ack-after-work")
+        sim.page.wait_for_function("() => window.__ctLast && window.__ctLast.params.policy === 'ack-after-work'",
+                                   timeout=RUN)
+    sim.page.evaluate("() => { window.__ctLast = null; }")
+    radio = sim.root.get_by_label(words, exact=True)
+    if radio.is_checked():
+        sim.button("Run to the end").click()
+    else:
+        radio.check()
+    sim.page.wait_for_function(f"() => window.__ctLast && window.__ctLast.finished && window.__ctLast.params.crash === '{point}'",
+                               timeout=RUN)
+    expect(sim.part("verdict")).to_have_text(verdict, timeout=RUN)
+    return last_snapshot(sim)
+
+
+def left(box):
+    return box["x"]
+
+
+def right(box):
+    return box["x"] + box["width"]
+
+
+def overlaps(a, b):
+    return (a["x"] < right(b) - 0.5 and b["x"] < right(a) - 0.5
+            and a["y"] < b["y"] + b["height"] - 0.5 and b["y"] < a["y"] + a["height"] - 0.5)
+
+
+def test_a_worker_s_work_bar_ends_where_its_work_ends(sim):
+    """At the ack (not half a second later, in the pause after it), or at the worker's death."""
+    s = run_with(sim, "none", "A does not die", "Exactly once")
+    [work] = s["work"]
+    ack = next(m for m in s["timeline"] if m["kind"] == "ack")
+    assert work["end"] == ack["time"]
+    lane = sim.root.locator('.ct-lane[data-lane="A"]')
+    bar = lane.locator(".ct-work-bar").bounding_box()
+    assert abs(right(bar) - left(lane.locator(".ct-mark.ct-ack").bounding_box())) < 2
+
+    s = run_with(sim, "after-effect", "A dies after the email, before the ack", "Duplicated")
+    died = next(m for m in s["timeline"] if m["kind"] == "crash")
+    assert s["work"][0]["end"] == died["time"]
+    bar = lane.locator(".ct-work-bar").bounding_box()
+    assert abs(right(bar) - left(lane.locator(".ct-mark.ct-crash").bounding_box())) < 2
+    b_lane = sim.root.locator('.ct-lane[data-lane="B"]')
+    assert abs(right(b_lane.locator(".ct-work-bar").bounding_box())
+               - left(b_lane.locator(".ct-mark.ct-ack").bounding_box())) < 2
+
+
+def test_the_second_email_is_marked_as_the_duplicate(sim):
+    s = run_with(sim, "after-effect", "A dies after the email, before the ack", "Duplicated")
+    [dup] = s["duplicates"]
+    moment = s["timeline"][dup["index"]]
+    assert (moment["worker"], moment["kind"], dup["label"]) == ("B", "effect", "2nd email: duplicate")
+    marks = sim.root.locator(".ct-mark.ct-duplicate")
+    expect(marks).to_have_count(len(s["duplicates"]))
+    mark = sim.root.locator('.ct-lane[data-lane="B"] .ct-mark.ct-duplicate')
+    expect(mark).to_have_text(dup["label"])
+    expect(mark).to_have_attribute("title", re.compile(re.escape(dup["alt"])))
+    first = sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-effect')
+    expect(first).to_have_text("sends the email")
+    expect(first).not_to_have_class(re.compile("ct-duplicate"))
+    colour = lambda loc: loc.evaluate("(n) => getComputedStyle(n).backgroundColor")   # noqa: E731
+    red = colour(sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-crash'))
+    assert colour(mark) == red != colour(first)
+    expect(sim.part("effects")).to_contain_text(f"by B at 6.5 s ({dup['label']})")
+    # Nothing repeats: no duplicate mark.
+    run_with(sim, "none", "A does not die", "Exactly once")
+    expect(marks).to_have_count(0)
+
+
+def test_the_now_line_is_labelled_without_covering_other_labels(sim):
+    s = run_with(sim, "after-effect", "A dies after the email, before the ack", "Duplicated")
+    label = sim.part("now-label")
+    expect(label).to_have_text(f"now {s['time']:g} s")
+    now = sim.root.locator('.ct-lane[data-lane="A"] .ct-now').bounding_box()
+    box = label.bounding_box()
+    assert left(box) - 1 <= now["x"] + now["width"] / 2 <= right(box) + 1, (box, now)
+    others = sim.root.locator(".ct-tick, .ct-mark, .ct-dies-handle, .ct-legend > span")
+    for i in range(others.count()):
+        other = others.nth(i)
+        if other.is_visible():
+            assert not overlaps(box, other.bounding_box()), other.inner_text()
+    # Stepping from the start: the label follows the snapshot's time.
+    sim.button("Reset").click()
+    expect(label).to_have_text("now 0 s")
+    for _ in range(2):   # A claims (at 0 s), then sends the email (at 1 s)
+        expect(sim.button("Step")).to_be_enabled(timeout=RUN)
+        sim.button("Step").click()
+    expect(label).to_have_text("now 1 s", timeout=RUN)
+    assert last_snapshot(sim)["time"] == 1.0
+
+
 def test_axe_finds_nothing_in_the_picture(page, sim):
     assert axe_violations(page, ".sim[data-sim='crash-timing']") == []

@@ -3,6 +3,8 @@ chapter's two runs (five charges against Alice's $100, a stable key and a new ke
 the picture (a row of attempt squares per charge, coins in Alice's wallet and at the bank) says
 exactly what the jobs table and the ledger say; and money is written one way."""
 import re
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ LONG = 90_000   # ms: a 2-core CI machine under load
 READ = """root => {
   const rows = [...root.querySelectorAll('[data-part="charges"] .pay-charge')].map((row) => ({
     order: row.dataset.order, status: row.dataset.status,
-    tries: [...row.querySelectorAll('.pay-try')].map((t) => [t.dataset.code, t.dataset.reply]),
+    tries: [...row.querySelectorAll('.pay-try')].map((t) => [t.dataset.code, t.dataset.reply, t.textContent]),
   }));
   const table = [...root.querySelectorAll('tbody[data-part="jobs"] tr')].map((tr) => {
     const cells = [...tr.querySelectorAll('th, td')].map((c) => c.textContent);
@@ -36,9 +38,9 @@ READ = """root => {
 }"""
 
 
-def words(code, reply):
+def words(code, reply, key):
     said = ATTEMPT_WORDS[code].split(":")[0]
-    return said + (", reply lost" if reply == "lost" else "")
+    return said + (", reply lost" if reply == "lost" else "") + (" (no key)" if key == "none" else f" (key {key})")
 
 
 def dollars(text):
@@ -53,9 +55,9 @@ def check_agreement(seen):
     for row, line in zip(seen["rows"], seen["table"]):
         assert row["status"] == line["status"]
         assert len(row["tries"]) == int(line["attempts"])
-        said = "; ".join(words(code, reply) for code, reply in row["tries"]) or "none yet"
+        said = "; ".join(words(code, reply, key) for code, reply, key in row["tries"]) or "none yet"
         assert said == line["tries"], (row, line)
-        charged = sum(code in ("charged", "duplicate") for code, _ in row["tries"])
+        charged = sum(code in ("charged", "duplicate") for code, _, _ in row["tries"])
         assert charged == int(line["charged"])
     actual = dollars(seen["actual"])
     assert seen["wallet"] == max(0, actual) // 10
@@ -86,6 +88,12 @@ def test_picture_and_table_agree_at_every_step_of_chapter_8s_story(page, embed, 
     assert dollars(seen["actual"]) == end >= 0        # five charges: Alice is never overdrawn
     assert dollars(seen["expected"]) == 50
     assert (seen["red"] > 0) == (embed == "sim-key-per-attempt")
+    # The key each square sent: one key per order (k1 on every attempt), or a new one each time.
+    for row in seen["rows"]:
+        keys = [key for _, _, key in row["tries"]]
+        assert keys == (["k1"] * len(keys) if embed == "sim-stable-key"
+                        else [f"k{n}" for n in range(1, len(keys) + 1)]), row
+    assert any(len(row["tries"]) > 1 for row in seen["rows"])
 
 
 def test_an_overdrawn_balance_is_written_with_a_minus_sign_everywhere(page):
@@ -104,6 +112,75 @@ def test_an_overdrawn_balance_is_written_with_a_minus_sign_everywhere(page):
     text = sim.root.evaluate("root => root.textContent")
     assert "$-" not in text and "-$" not in text
     sim.button("Use the chapter’s settings").click()
+
+
+def test_no_key_is_labelled_none_under_every_square(page):
+    sim = Sim(page, id="sim-key-per-attempt").start()
+    sim.field("Idempotency key").select_option("none")
+    sim.button("Run to the end").click()
+    expect(sim.button("Play again")).to_be_visible(timeout=LONG)
+    seen = sim.root.evaluate(READ)
+    check_agreement(seen)
+    assert {key for row in seen["rows"] for _, _, key in row["tries"]} == {"none"}
+    square = sim.part("charges").locator(".pay-try").first
+    expect(square).to_have_attribute("title", "sent with no idempotency key")
+    assert square.locator(".pay-key").is_visible()
+    sim.button("Use the chapter’s settings").click()
+
+
+def _pixel(page, x, y):
+    """(r, g, b) of the page's pixel at (x, y), CSS pixels from the viewport's top left."""
+    png = page.screenshot(clip={"x": x, "y": y, "width": 1, "height": 1}, scale="css")
+    chunks, at = [], 8
+    while at < len(png):                                  # PNG chunks: length, type, data, CRC
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        chunks.append((kind, png[at + 8:at + 8 + length]))
+        at += 12 + length
+    data = zlib.decompress(b"".join(d for k, d in chunks if k == b"IDAT"))
+    return tuple(data[1:4])   # a filter byte, then the one pixel
+
+
+def _contrast(a, b):
+    """WCAG's contrast ratio of two (r, g, b) colours."""
+    def luminance(rgb):
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _rgb(css):
+    return tuple(int(v) for v in re.findall(r"\d+", css)[:3])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_reply_lost_corner_stands_out_on_every_fill(page, scheme):
+    """The mark of a lost reply, in the square's top right corner, contrasts at least 3:1 (WCAG's
+    minimum for a graphic) with the square's fill and with the picture around it, on a red
+    duplicate as on any other square; the squares so marked are the snapshot's lost replies."""
+    page.emulate_media(color_scheme=scheme)
+    try:
+        sim = Sim(page, id="sim-key-per-attempt").start()
+        if not sim.button("Play again").is_visible():
+            sim.button("Run to the end").click()
+            expect(sim.button("Play again")).to_be_visible(timeout=LONG)
+        seen = sim.root.evaluate(READ)
+        check_agreement(seen)   # the marked squares are the table's "reply lost"
+        marked = sim.part("charges").locator('.pay-try[data-reply="lost"]')
+        codes = set(marked.evaluate_all("(ts) => ts.map((t) => t.dataset.code)"))
+        assert "duplicate" in codes and len(codes) > 1, codes
+        around = _rgb(sim.root.locator(".pay-picture").evaluate("(n) => getComputedStyle(n).backgroundColor"))
+        for i in range(marked.count()):
+            square = marked.nth(i)
+            square.scroll_into_view_if_needed()
+            box = square.bounding_box()
+            fill = _rgb(square.evaluate("(n) => getComputedStyle(n).backgroundColor"))
+            corner = _pixel(page, box["x"] + box["width"] - 2, box["y"] + 2)
+            code = square.get_attribute("data-code")
+            assert _contrast(corner, fill) >= 3, (scheme, code, corner, fill)
+            assert _contrast(corner, around) >= 3, (scheme, code, corner, around)
+    finally:
+        page.emulate_media(color_scheme="light")
 
 
 def test_the_built_pages_and_the_widgets_never_write_dollar_minus(real_site):

@@ -113,7 +113,7 @@ export default class CrashTimingWidget extends Widget {
     }
     [...ticks.children].forEach((tick, t) => { tick.style.insetInlineStart = at(t); });
     this.dies.draw(s, at, span, this.ready);
-    const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}|${JSON.stringify(s.work)}|${s.work.some((w) => w.end === null) ? s.time : ""}`;
+    const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}|${JSON.stringify(s.work)}|${JSON.stringify(s.duplicates)}|${s.work.some((w) => w.end === null) ? s.time : ""}`;
     if (key !== this.lanesKey) {
       this.lanesKey = key;
       for (const lane of this.body.querySelectorAll(".ct-lane")) this.drawLane(lane, s, span, at);
@@ -126,6 +126,21 @@ export default class CrashTimingWidget extends Widget {
       }
       now.style.insetInlineStart = at(Math.min(s.time, span));
     }
+    this.drawNowLabel(s, at, span, ticks);
+  }
+
+  /** The "now" line's label ("now 3.2 s"), in its own row under the axis's ticks (reserved by
+      the CSS, so nothing moves when it appears); near either end it stands inside the lanes. */
+  drawNowLabel(s, at, span, axis) {
+    let label = axis.querySelector(".ct-now-label");
+    if (!label) {
+      label = el("span", { class: "ct-now-label", dataset: { part: "now-label" } });
+      axis.append(label);
+    }
+    const time = Math.min(s.time, span);
+    setText(label, `now ${seconds(s.time)} s`);
+    label.dataset.edge = time / span < 0.06 ? "start" : time / span > 0.94 ? "end" : "";
+    label.style.insetInlineStart = at(time);
   }
 
   /** One worker's lane: its leases as bars, its attempt's work as a bar under the lease (the part
@@ -154,7 +169,8 @@ export default class CrashTimingWidget extends Widget {
         items.push(late);
       }
     }
-    for (const moment of s.timeline) {
+    const duplicates = new Map(s.duplicates.map((d) => [d.index, d]));   // which effects repeat one (Python's)
+    for (const [index, moment] of s.timeline.entries()) {
       if (moment.leased && moment.worker === who) {
         const lease = el("span", { class: "ct-lease-bar", title: `${who}'s lease: ${seconds(s.lease)} s` });
         lease.style.insetInlineStart = at(moment.time);
@@ -162,7 +178,8 @@ export default class CrashTimingWidget extends Widget {
         items.push(lease);
       }
       if (moment.worker !== who && !(moment.kind === "lease" && who === "A")) continue;
-      const label = s.marks[who][moment.kind] || moment.kind;
+      const duplicate = duplicates.get(index);
+      const label = duplicate ? duplicate.label : s.marks[who][moment.kind] || moment.kind;
       const x = (moment.time / span) * width;
       const needed = label.length * 6.4 + 12;   // px: about 0.6875rem bold characters, plus padding
       const flip = x + needed > width && x >= needed;   // no room on its right: it ends at its time
@@ -170,7 +187,8 @@ export default class CrashTimingWidget extends Widget {
       let row = rowsEnd.findIndex((end) => end <= start);
       if (row === -1) row = rowsEnd.length;
       rowsEnd[row] = start + needed;
-      const mark = el("span", { class: `ct-mark ct-${moment.kind}${flip ? " ct-flip" : ""}`, title: `${seconds(moment.time)} s: ${moment.text}` }, label);
+      const alt = `${seconds(moment.time)} s: ${moment.text}${duplicate ? ` (${duplicate.alt})` : ""}`;
+      const mark = el("span", { class: `ct-mark ct-${moment.kind}${duplicate ? " ct-duplicate" : ""}${flip ? " ct-flip" : ""}`, title: alt }, label);
       mark.style.insetInlineStart = at(moment.time);
       mark.style.insetBlockStart = `${1.55 + row * 1.35}rem`;
       items.push(mark);
@@ -185,7 +203,11 @@ export default class CrashTimingWidget extends Widget {
     const count = s.effects;
     setText(this.part("verdict"), s.verdict.words);
     const points = s.policy === "one-transaction";
-    const produced = s.produced.map((item) => `${points ? "10 " : ""}by ${item.worker} at ${seconds(item.time)} s`);
+    const repeats = s.duplicates.map((d) => ({ moment: s.timeline[d.index], label: d.label }));
+    const produced = s.produced.map((item) => {
+      const repeat = repeats.find((r) => r.moment.worker === item.worker && r.moment.time === item.time);
+      return `${points ? "10 " : ""}by ${item.worker} at ${seconds(item.time)} s${repeat ? ` (${repeat.label})` : ""}`;
+    });
     let words = "";
     if (produced.length) words = `${points ? "The points" : count === 1 ? "The email" : "The emails"}: ${produced.join("; ")}.`;
     if (s.absorbed) words += ` The idempotency key absorbed ${s.absorbed === 1 ? "a repeat" : `${s.absorbed} repeats`}.`;

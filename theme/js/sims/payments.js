@@ -1,5 +1,6 @@
 // payments' widget: the bank's odds, the key mode and the attempts as fields, "Run to the end",
-// the picture (each charge a row of its attempts; Alice's money as coins, in her wallet and at
+// the picture (each charge a row of its attempts, each labelled with the idempotency key it sent,
+// "k1", "k2"... or "none"; Alice's money as coins, in her wallet and at
 // the bank, duplicates in red) and the ledger: what Alice should have (the queue's records)
 // against what she has (the bank), the verdict (its code colours it, its words are the
 // simulation's). Every amount arrives written by Python (snapshot "money", simulations/money.py);
@@ -84,9 +85,13 @@ export default class PaymentsWidget extends Widget {
       setText(name, `Order ${order.order}`);
       setText(chip, order.status);
       setAttr(chip, "class", `sim-chip status-${order.status}`);
-      syncChildren(tries, order.attempts.length, () => el("span", { class: "pay-try" }), (mark, at) => {
-        setAttr(mark, "data-code", order.attempts[at].code);
-        setAttr(mark, "data-reply", order.attempts[at].reply || "");
+      syncChildren(tries, order.attempts.length, () => el("span", { class: "pay-try" }, el("span", { class: "pay-key" })), (mark, at) => {
+        const attempt = order.attempts[at];
+        setAttr(mark, "data-code", attempt.code);
+        setAttr(mark, "data-reply", attempt.reply || "");
+        setAttr(mark, "data-key", attempt.key_name);   // "k1", "k2"... or "none" (Python's)
+        setAttr(mark, "title", attempt.key === null ? "sent with no idempotency key" : `sent with idempotency key ${attempt.key}`);
+        setText(mark.firstElementChild, attempt.key_name);
       });
     });
     setText(this.part("charges-more"), pic.orders_hidden ? `and ${pic.orders_hidden} more charges, in the table below` : "");
