@@ -14,26 +14,27 @@ const STEP = TOKEN_W + 8;    // one token to the next in a lane or a pile
 const PAD = 8;
 const BAND = 54;             // the queue's band and the piles' band: a label, then a row of tokens
 const ROW = 36;              // one row of workers
-const ROW_COMPACT = 34;      // one row of compact worker boxes (many workers on a phone)
+const ROW_COMPACT = 30;      // one row of compact worker boxes (many workers on a phone)
 const GAP = 16;              // between the bands
 const PILES = 72;            // the piles' band: a label, a row of tokens, the duplicate emails
 
 const MAX_SPARE = 200;       // tokens kept for reuse
 const MIN_CELL = 76;         // the narrowest worker box: its name and a token
-const MIN_COMPACT = 58;      // a compact box: its number, close to its token (a phone's 64 workers)
 
-/** Worker boxes per row for `n` workers in a picture `width` px wide: one column for a few, up
-    to 8 for 64; on a phone, compact boxes, so that 64 workers fit in one screen's height. */
-export function columns(n, width) {
-  const want = n <= 4 ? 1 : n <= 8 ? 2 : n <= 24 ? 4 : 8;
-  const most = Math.max(1, Math.floor((width - 2 * PAD) / MIN_CELL));
-  if (most >= want) return want;
-  return Math.min(want, Math.max(most, Math.floor((width - 2 * PAD) / MIN_COMPACT)));
+function wanted(n) {
+  return n <= 4 ? 1 : n <= 8 ? 2 : n <= 24 ? 4 : 8;
 }
 
-/** Whether `n` workers' boxes are compact in a picture `width` px wide. */
+/** Worker boxes per row for `n` workers in a picture `width` px wide: one column for a few, up
+    to 8 for 64 (fewer on a phone). */
+export function columns(n, width) {
+  return Math.min(Math.max(1, Math.floor((width - 2 * PAD) / MIN_CELL)), wanted(n));
+}
+
+/** Whether the boxes wrap into more rows than planned (64 workers on a phone): then each row is
+    lower, so that the picture fits in one phone screen's height (844 px). */
 function compact(n, width) {
-  return (width - 2 * PAD) / columns(n, width) < MIN_CELL;
+  return columns(n, width) < wanted(n);
 }
 
 /** The picture's height (px) for `n` workers: templates/sim/live-queue.html writes the same for
@@ -147,7 +148,7 @@ export class QueuePicture {
       setAttr(cell, "transform", `translate(${x},${y})`);
       setAttr(cell, "data-state", w.state);
       setAttr(cell.box, "width", cellW - 6);
-      setAttr(cell.box, "height", row - 6);
+      setAttr(cell.box, "height", row - (small ? 4 : 6));
       const wide = cellW >= 170;
       setText(cell.name, wide ? `Worker ${w.id}` : cellW < 84 ? String(w.id) : `W${w.id}`);
       setAttr(cell, "data-narrow", wide ? null : "true");
@@ -168,8 +169,8 @@ export class QueuePicture {
       setText(cell.state, state);
       setAttr(cell.state, "x", wide ? 90 : 32);
       setAttr(cell, "data-lost", lost ? "true" : null);
-      const tokenX = wide ? Math.min(cellW - 6 - TOKEN_W - 8, 220) : cellW - 6 - TOKEN_W - (small ? 2 : 3);
-      if (job) place.set(job.id, [x + tokenX, y + (small ? 3 : 4), job.worker === null ? "dropped" : ""]);
+      const tokenX = wide ? Math.min(cellW - 6 - TOKEN_W - 8, 220) : cellW - 6 - TOKEN_W - 3;
+      if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : ""]);
       // The lease left in words beside the token, or (in a narrower box) before it, shorter.
       let lease = "";
       const roomy = cellW - tokenX > 150;
