@@ -186,8 +186,10 @@ def test_64_workers_fit_one_phone_screen(browser, real_site):
         sim.wait("ready", timeout=TIMEOUT)
         expect(sim.root.locator(".lqp-worker")).to_have_count(64, timeout=TIMEOUT)
         expect(sim.part("picture")).to_have_attribute("data-time", "1", timeout=TIMEOUT)
+        # A 390x844 phone shows about 750 px of a page under its browser's own bars: the whole
+        # picture, key included, fits in that (it was 808 px, with 4 columns of 36 px rows).
         box = sim.part("picture").bounding_box()
-        assert box["height"] <= 844, f"the picture is {box['height']:.0f} px tall"
+        assert box["height"] <= 750, f"the picture is {box['height']:.0f} px tall"
         # Every worker's box is drawn inside the picture, each held job's token inside its box,
         # and no two boxes overlap.
         assert sim.root.evaluate("""root => {
