@@ -119,6 +119,7 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         self.acked = deque()        # ack times in the throughput window
         self.done_count = self.done_attempts = self.retried = 0
         self.refused = 0            # acks the token refused
+        self.refusals = {}          # worker number -> (tick, job id): its latest refused ack
         self.cap_reported = False
         self.beats = self.beats_refused = self.handed_back = 0     # heartbeats, deploys
         self.poison_claims = self.poison_failures = self.poison_kills = 0
@@ -248,6 +249,7 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
             self.queue.ack(job)
         except tinyq.LeaseLost:
             self.refused += 1
+            self.refusals[worker.number] = (self.ticks, job.id)   # drawn where it happened
             holds = ("its claim no longer holds it" if "token" in LEVELS[self.params["level"]]
                      else f"token {job.token} no longer holds it")
             self.emit(f"worker {worker.number}'s ack of job {job.id} was refused: {holds} "

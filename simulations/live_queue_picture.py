@@ -14,7 +14,12 @@ at the workers and in the done and dead piles, a bounded number of each, with th
         counts        {queued, running, done, dead}: the piles' sizes (they add up to every job)
         duplicates    {jobs: how many jobs sent their email more than once, latest: the ids of the
                       last MAX_FINISHED of them, latest first}
+        refused       the acks refused in the last REFUSED_SHOWN seconds, drawn on the worker
+                      whose ack it was: [{worker, job, ago (seconds)}], at most one per worker
     }
+
+A token's `attempts` is how many times its job has been claimed (tinyq counts a claim as an
+attempt): 2 or more means it was handed over to another worker (or retried) at least once.
 
 Only the first tokens of each pile are sent, so a run of 5,000 jobs costs the page a few dozen
 tokens, never 5,000 (issue 19).
@@ -36,17 +41,24 @@ RUNNING = ("SELECT id, attempts, locked_until, claimed_at, token FROM jobs "
 FINISHED = ("SELECT id, status, attempts FROM jobs WHERE id < ? AND status IN ('done', 'dead') "
             "ORDER BY id DESC LIMIT ?")
 LATEST = 64         # finished jobs read to find the latest MAX_FINISHED of each
+REFUSED_SHOWN = 2.0  # seconds a refused ack stays drawn on its worker
 
 
-def picture(sim):
-    """The picture's part of a LiveQueue's snapshot (see the module's docstring)."""
+def claims(sim):
+    """[(id, attempts, locked_until, claimed_at, token)]: every running job's claim (ticks)."""
+    return sim.queue.db.execute(RUNNING).fetchall()
+
+
+def picture(sim, rows):
+    """The picture's part of a LiveQueue's snapshot (see the module's docstring); `rows` are
+    claims(sim)."""
     db, emails, now = sim.queue.db, sim.emails, sim.ticks
     queued_count, running_count, dead_count = sim._counts()
     holders = {w.job.token: w.number for w in sim.workers if w.job is not None}
     dropped = {w.abandoned.token: w.number for w in sim.workers
                if w.state == "killed" and w.abandoned is not None}
     running = []
-    for job_id, attempts, until, claimed, token in db.execute(RUNNING):
+    for job_id, attempts, until, claimed, token in rows:
         span = until - (claimed if claimed is not None else now)
         running.append({
             "id": job_id, "attempts": attempts, "emails": emails[job_id], "token": token,
@@ -74,7 +86,17 @@ def picture(sim):
         "counts": {"queued": queued_count, "running": running_count,
                    "done": sim.done_count, "dead": dead_count},
         "duplicates": _duplicates(sim),
+        "refused": _refused(sim),
     }
+
+
+def _refused(sim):
+    shown = []
+    for number, (tick, job_id) in sorted(sim.refusals.items()):
+        ago = in_seconds(sim.ticks - tick)
+        if ago <= REFUSED_SHOWN:
+            shown.append({"worker": number, "job": job_id, "ago": ago})
+    return shown
 
 
 def _duplicates(sim):

@@ -1,6 +1,6 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
 the workers' cards. A mixin of LiveQueue (live_queue.py), which holds the state it reads."""
-from .live_queue_picture import picture
+from .live_queue_picture import claims, picture
 from .params import ParamError
 from .simulation import UNFINISHED_JOBS, plural, require_int
 from .ticks import in_seconds
@@ -210,7 +210,17 @@ class QueueView:
         return (self.done_count < self.total and
                 all(w.state == "killed" and w.restart_at is None for w in self.workers))
 
+    def _own_lease(self, job, leases):
+        """Seconds left on the lease of this worker's own claim on `job` (a tinyq.Job), 0 once it
+        ran out or another claim took the job over; None when it holds nothing."""
+        if job is None:
+            return None
+        until = leases.get(job.token)
+        return 0.0 if until is None else in_seconds(max(0, until - self.ticks))
+
     def _state(self):
+        rows = claims(self)
+        leases = {token: until for _, _, until, _, token in rows}
         workers = []
         for w in self.workers:
             left = None if w.state in ("idle", "killed") else round(
@@ -219,6 +229,10 @@ class QueueView:
                             "job": None if w.job is None else w.job.id,
                             "abandoned": None if w.abandoned is None else w.abandoned.id,
                             "token": None if w.job is None else w.job.token,
+                            # its own claim's lease (a dead worker's: the claim it left), never
+                            # the lease of another worker that took the job over
+                            "lease_left": self._own_lease(
+                                w.abandoned if w.state == "killed" else w.job, leases),
                             "phase_left": left,
                             "stopping": w.stopping,   # a deploy's stop signal reached it
                             "restart_in": None if w.restart_at is None else
@@ -227,4 +241,4 @@ class QueueView:
                 "table": self._table_drawn, "stuck": self._stuck(),
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},
                 "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]]),
-                "picture": picture(self)}
+                "picture": picture(self, rows)}

@@ -47,3 +47,45 @@ def test_duplicate_emails_are_named_by_job():
     assert twice and picture["duplicates"] == {"jobs": len(twice), "latest": twice[::-1]}
     shown = picture["done"] + picture["dead"] + picture["running"]
     assert all(job["emails"] == sim.emails[job["id"]] for job in shown)
+
+
+def test_a_dead_workers_card_shows_its_own_lease_never_the_new_holders():
+    sim = LiveQueue({"workers": 2, "jobs": 3, "lease": 5, "duration": 2}, seed=0)
+    sim.run(0.3)
+    sim.act("kill", worker=1)
+    dead = sim.snapshot()["workers"][0]
+    assert (dead["state"], dead["abandoned"], dead["lease_left"]) == ("killed", 1, 4.8)
+    sim.run(5.2)                                    # worker 2 took job 1 over with a new lease
+    snap = sim.snapshot()
+    dead, holder = snap["workers"]
+    job = next(job for job in snap["picture"]["running"] if job["id"] == 1)
+    assert (holder["job"], job["worker"]) == (1, 2) and job["lease_left"] > 4
+    assert (dead["abandoned"], dead["lease_left"]) == (1, 0)   # its claim ran out: it holds nothing
+    assert holder["lease_left"] == job["lease_left"]
+    sim.act("restart", worker=1)
+    assert sim.snapshot()["workers"][0]["lease_left"] is None
+
+
+def test_a_refused_ack_is_drawn_on_its_worker_for_two_seconds():
+    sim = LiveQueue({"workers": 2, "jobs": 4, "lease": 1, "duration": 3}, seed=0)
+    at = 0
+    while sim.refused == 0 and at < 20:
+        at = round(at + 0.1, 1)
+        sim.run(at)                                 # run() goes on to a time, in seconds
+    snap = sim.snapshot()
+    (number, job_id), = [(w, j) for w, (_, j) in sim.refusals.items()]
+    assert snap["picture"]["refused"] == [{"worker": number, "job": job_id, "ago": 0}]
+    assert any(f"worker {number}'s ack of job {job_id} was refused" in event["text"]
+               for event in snap["events"])            # the log says it, and so does the picture
+    sim.run(at + 2.1)
+    assert all(r["ago"] <= 2 for r in sim.snapshot()["picture"]["refused"])
+    assert {"worker": number, "job": job_id, "ago": 0} not in sim.snapshot()["picture"]["refused"]
+
+
+def test_a_token_counts_its_claims():
+    sim = LiveQueue({"workers": 2, "jobs": 3, "lease": 5, "duration": 2}, seed=0)
+    sim.run(0.3)
+    sim.act("kill", worker=1)
+    sim.run(5.2)
+    job = next(job for job in sim.snapshot()["picture"]["running"] if job["id"] == 1)
+    assert job["attempts"] == 2                     # claimed by worker 1, then handed to worker 2

@@ -39,6 +39,17 @@ AGREE = """root => {
     const emails = Number(cell(tr, 6));
     const badge = token.querySelector('.lqp-badge').textContent;
     if (badge !== (emails > 1 ? `✉×${emails}` : '')) problems.push(`job ${id}: ${emails} emails, badge ${JSON.stringify(badge)}`);
+    // The badge is drawn on its own token, never nearer a neighbour's (a row of tokens is dense).
+    const body = token.querySelector('.lqp-token-body').getBoundingClientRect();
+    const mark = token.querySelector('.lqp-badge').getBoundingClientRect();
+    if (badge && (mark.left < body.left - 2 || mark.right > body.right + 2))
+      problems.push(`job ${id}: its ✉ badge reaches beyond its token`);
+    // Which try: the table's Attempts (claims so far), one more while it waits for a claim.
+    const attempts = Number(cell(tr, 2)), tries = token.querySelector('.lqp-tries').textContent;
+    const held = status === 'running' && worker !== '';
+    const want = status === 'queued' ? attempts + 1 : attempts;
+    if ((status !== 'running' || held) && tries !== (want >= 2 ? `${want}${want === 2 ? 'nd' : want === 3 ? 'rd' : 'th'} try` : ''))
+      problems.push(`job ${id}: ${attempts} attempts (${status}), its token says ${JSON.stringify(tries)}`);
   }
   const counts = root.querySelector('[data-part="picture"]').dataset;
   for (const status of ['queued', 'running', 'done', 'dead']) {
@@ -110,6 +121,8 @@ def test_chapter_4_a_killed_workers_job_waits_in_its_box_then_moves_on(page):
         b = node.ownerSVGElement.querySelector('.lqp-worker').getBoundingClientRect();
         return a.top >= b.top - 4 && a.bottom <= b.bottom + 4; }""")   # still in worker 1's row
     step_and_agree(sim, 5)
+    card = sim.part("workers").locator('[data-worker="1"]')
+    expect(card.locator(".lq-lease-text")).to_contain_text("Job 1's lease:")   # its claim, running out
     expect(sim.root.locator('.lq-mark-note').first).to_have_text("kill 1")   # marked on the chart
     sim.set_speed("50")                                    # the 60 s lease runs out...
     sim.button("Play").click()
@@ -118,6 +131,11 @@ def test_chapter_4_a_killed_workers_job_waits_in_its_box_then_moves_on(page):
     expect(sim.part("picture")).to_have_attribute("data-time", sim.part("time").inner_text().split()[0],
                                                   timeout=TIMEOUT)
     assert sim.root.evaluate(AGREE) == []
+    # Worker 2 holds job 1 now, on a fresh lease: dead worker 1's card shows its own claim ran
+    # out, never worker 2's lease (it held job 1's current lease before).
+    expect(card.locator(".lq-lease-text")).to_have_text("Job 1's lease ran out")
+    if sim.row(1).locator("td").nth(0).inner_text() == "running":
+        expect(sim.root.locator('.lqp-token[data-job="1"] .lqp-tries')).to_have_text("2nd try")
     step_and_agree(sim, 3)
 
 
@@ -137,3 +155,59 @@ def test_chapter_5_duplicate_emails_are_marked_on_their_jobs(page):
     assert sim.root.evaluate(AGREE) == []
     expect(sim.root.locator(".lqp-badge", has_text="✉×").first).to_be_visible()
     step_and_agree(sim, 3)
+
+
+def test_chapter_5_a_refused_ack_is_drawn_on_the_worker_that_sent_it(page):
+    # Chapter 5's lease shorter than the work, opened by a link at 3.1 s: the acks of workers 2
+    # and 3 were just refused (jobs 2 and 3 had been claimed again: worker 1 runs job 2's 2nd try).
+    page.goto(page.real_site.at("05-leases.html?sim-kill-a-worker.lease=1&sim-kill-a-worker.duration=3"
+                                "&sim-kill-a-worker.t=3.1"))
+    sim = Sim(page, id="sim-kill-a-worker")
+    sim.root.scroll_into_view_if_needed()                 # a widget starts when it is seen
+    sim.wait("ready", timeout=TIMEOUT)
+    picture = sim.part("picture")
+    expect(picture).to_have_attribute("data-time", "3.1", timeout=TIMEOUT)
+    for worker, job in ((2, 2), (3, 3)):
+        box = sim.root.locator(".lqp-worker").nth(worker - 1)
+        expect(box).to_have_attribute("data-refused", str(job))
+        expect(box.locator(".lqp-worker-state")).to_have_text(f"ack of job {job} refused")
+        assert f"worker {worker}'s ack of job {job} was refused" in picture.locator("svg").get_attribute("aria-label")
+    expect(sim.root.locator('.lqp-token[data-job="2"] .lqp-tries')).to_have_text("2nd try")
+    assert sim.root.evaluate(AGREE) == []
+
+
+def test_64_workers_fit_one_phone_screen(browser, real_site):
+    context, page, watch = new_watched_page(browser, real_site, viewport={"width": 390, "height": 844})
+    try:
+        page.goto(real_site.at("05-leases.html?sim-kill-a-worker.workers=64&sim-kill-a-worker.jobs=500"
+                               "&sim-kill-a-worker.t=1"))
+        sim = Sim(page, id="sim-kill-a-worker")
+        sim.root.scroll_into_view_if_needed()
+        sim.wait("ready", timeout=TIMEOUT)
+        expect(sim.root.locator(".lqp-worker")).to_have_count(64, timeout=TIMEOUT)
+        expect(sim.part("picture")).to_have_attribute("data-time", "1", timeout=TIMEOUT)
+        # A 390x844 phone shows about 750-790 px of a page under its browser's own bars: the
+        # whole picture, key included, fits in that (it was 808 px, with 4 columns of 36 px rows;
+        # now 732 here). The bound leaves room for another machine's fonts wrapping the key.
+        box = sim.part("picture").bounding_box()
+        assert box["height"] <= 790, f"the picture is {box['height']:.0f} px tall"
+        # Every worker's box is drawn inside the picture, each held job's token inside its box,
+        # and no two boxes overlap.
+        assert sim.root.evaluate("""root => {
+          const problems = [], svg = root.querySelector('.lqp-svg').getBoundingClientRect();
+          const boxes = [...root.querySelectorAll('.lqp-worker-box')].map((b) => b.getBoundingClientRect());
+          boxes.forEach((r, i) => {
+            if (r.left < svg.left || r.right > svg.right + 1 || r.bottom > svg.bottom + 1) problems.push(`box ${i + 1} outside`);
+            const next = boxes[i + 1];
+            if (next && next.top < r.bottom - 1 && next.left < r.right - 1 && next.right > r.left + 1) problems.push(`box ${i + 1} overlaps`);
+          });
+          for (const token of root.querySelectorAll('.lqp-token[data-worker]:not([data-worker=""])')) {
+            const a = token.querySelector('.lqp-token-body').getBoundingClientRect(), b = boxes[Number(token.dataset.worker) - 1];
+            const x = a.left + a.width / 2, y = a.top + a.height / 2;
+            if (!(x > b.left && x < b.right && y > b.top && y < b.bottom)) problems.push(`job ${token.dataset.job} outside its box`);
+          }
+          return problems;
+        }""") == []
+    finally:
+        context.close()
+    watch.check()

@@ -14,23 +14,39 @@ const STEP = TOKEN_W + 8;    // one token to the next in a lane or a pile
 const PAD = 8;
 const BAND = 54;             // the queue's band and the piles' band: a label, then a row of tokens
 const ROW = 36;              // one row of workers
+const ROW_COMPACT = 30;      // one row of compact worker boxes (many workers on a phone)
 const GAP = 16;              // between the bands
 const PILES = 72;            // the piles' band: a label, a row of tokens, the duplicate emails
 
 const MAX_SPARE = 200;       // tokens kept for reuse
 const MIN_CELL = 76;         // the narrowest worker box: its name and a token
 
+function wanted(n) {
+  return n <= 4 ? 1 : n <= 8 ? 2 : n <= 24 ? 4 : 8;
+}
+
 /** Worker boxes per row for `n` workers in a picture `width` px wide: one column for a few, up
     to 8 for 64 (fewer on a phone). */
 export function columns(n, width) {
-  const most = Math.max(1, Math.floor((width - 2 * PAD) / MIN_CELL));
-  return Math.min(most, n <= 4 ? 1 : n <= 8 ? 2 : n <= 24 ? 4 : 8);
+  return Math.min(Math.max(1, Math.floor((width - 2 * PAD) / MIN_CELL)), wanted(n));
+}
+
+/** Whether the boxes wrap into more rows than planned (64 workers on a phone): then each row is
+    lower, so that the picture fits in one phone screen's height (844 px). */
+function compact(n, width) {
+  return columns(n, width) < wanted(n);
 }
 
 /** The picture's height (px) for `n` workers: templates/sim/live-queue.html writes the same for
     the embed's workers at a desktop's width (and up to 4 workers, one column, at any width). */
 export function pictureHeight(n, width) {
-  return BAND + PILES + 2 * GAP + Math.ceil(n / columns(n, width)) * ROW;
+  return BAND + PILES + 2 * GAP + Math.ceil(n / columns(n, width)) * (compact(n, width) ? ROW_COMPACT : ROW);
+}
+
+/** "2nd", "3rd", "11th": which try a token is on. */
+function ordinal(n) {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
 }
 
 export class QueuePicture {
@@ -94,8 +110,10 @@ export class QueuePicture {
     const height = pictureHeight(n, width);
     setAttr(this.svg, "viewBox", `0 0 ${width} ${height}`);
     setAttr(this.svg, "height", height);
+    const small = compact(n, width);
+    const row = small ? ROW_COMPACT : ROW;
     const workersTop = BAND + GAP;
-    const pilesTop = workersTop + Math.ceil(n / cols) * ROW + GAP;
+    const pilesTop = workersTop + Math.ceil(n / cols) * row + GAP;
     const cellW = Math.floor((width - 2 * PAD) / cols);
     const place = new Map();   // job id -> [x, y, extra classes]
 
@@ -122,16 +140,19 @@ export class QueuePicture {
       if (at !== null) byWorker.set(at, job);
     }
     const running = new Map(p.running.map((job) => [job.id, job]));
+    const refused = new Map(p.refused.map((r) => [r.worker, r]));
     s.workers.forEach((w, index) => {
       const x = PAD + (index % cols) * cellW;
-      const y = workersTop + Math.floor(index / cols) * ROW;
+      const y = workersTop + Math.floor(index / cols) * row;
       const cell = this.cells[index];
       setAttr(cell, "transform", `translate(${x},${y})`);
       setAttr(cell, "data-state", w.state);
       setAttr(cell.box, "width", cellW - 6);
+      setAttr(cell.box, "height", row - (small ? 4 : 6));
       const wide = cellW >= 170;
       setText(cell.name, wide ? `Worker ${w.id}` : cellW < 84 ? String(w.id) : `W${w.id}`);
       setAttr(cell, "data-narrow", wide ? null : "true");
+      setAttr(cell, "data-compact", small ? "true" : null);
       let state = w.state;
       const job = byWorker.get(w.id);
       if (w.state === "killed" && wide) state = w.restart_in !== null ? `killed, back in ${seconds(w.restart_in)} s` : "killed";
@@ -140,11 +161,16 @@ export class QueuePicture {
       // A worker that still believes it holds a job another worker has taken over (a stall).
       const lost = w.job !== null && !(job && job.id === w.job && job.token === w.token);
       if (lost && wide) state = `${w.state}: lost job ${w.job}`;
+      // An ack the queue refused (its lease had run out and another worker claimed the job),
+      // drawn on the worker that sent it for two seconds: a red box, and the words when wide.
+      const no = refused.get(w.id);
+      setAttr(cell, "data-refused", no ? no.job : null);
+      if (no && wide) state = `ack of job ${no.job} refused`;
       setText(cell.state, state);
       setAttr(cell.state, "x", wide ? 90 : 32);
       setAttr(cell, "data-lost", lost ? "true" : null);
       const tokenX = wide ? Math.min(cellW - 6 - TOKEN_W - 8, 220) : cellW - 6 - TOKEN_W - 3;
-      if (job) place.set(job.id, [x + tokenX, y + 4, job.worker === null ? "dropped" : ""]);
+      if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : ""]);
       // The lease left in words beside the token, or (in a narrower box) before it, shorter.
       let lease = "";
       const roomy = cellW - tokenX > 150;
@@ -196,7 +222,7 @@ export class QueuePicture {
       setAttr(this.figure, `data-${status}`, count);
       setAttr(this.figure, `data-${status}-shown`, shown[status]);
     }
-    setAttr(this.svg, "aria-label", describe(s, byWorker));
+    setAttr(this.svg, "aria-label", describe(s, byWorker, refused));
     setAttr(this.figure, "data-time", s.time);
   }
 
@@ -218,7 +244,7 @@ export class QueuePicture {
   cell() {
     const group = svg("g", { class: "lqp-worker" });
     group.box = svg("rect", { class: "lqp-worker-box", x: 0, y: 0, height: ROW - 6, rx: 6 });
-    group.name = svg("text", { class: "lqp-worker-name", x: 8, y: 19 });
+    group.name = svg("text", { class: "lqp-worker-name", x: 8, y: 19 });   // 18 when compact (CSS)
     group.state = svg("text", { class: "lqp-worker-state", x: 90, y: 19 });
     group.lease = svg("text", { class: "lqp-worker-lease", y: 19 });
     group.append(group.box, group.name, group.state, group.lease);
@@ -241,8 +267,11 @@ export class QueuePicture {
       node.ring = svg("rect", { class: "lqp-ring", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8, pathLength: 100 });
       node.body = svg("rect", { class: "lqp-token-body", width: TOKEN_W, height: TOKEN_H, rx: 5 });
       node.label = svg("text", { class: "lqp-token-id", x: TOKEN_W / 2, y: 15 });
-      node.badge = svg("text", { class: "lqp-badge", x: TOKEN_W + 2, y: -1 });
-      node.append(node.track, node.ring, node.body, node.label, node.badge);
+      // The email badge sits on the token's own top edge and its try below it, both centred on
+      // it, so in a row of tokens each is read with its own job, never its neighbour's.
+      node.badge = svg("text", { class: "lqp-badge", x: TOKEN_W / 2, y: 4 });
+      node.tries = svg("text", { class: "lqp-tries", x: TOKEN_W / 2, y: TOKEN_H + 8 });
+      node.append(node.track, node.ring, node.body, node.label, node.badge, node.tries);
       node.style.transform = `translate(${x}px, ${y}px)`;
       this.layers.tokens.append(node);
       this.tokens.set(job.id, node);
@@ -256,6 +285,12 @@ export class QueuePicture {
     if (node.style.transform !== move) node.style.transform = move;
     setText(node.label, String(job.id));
     setText(node.badge, job.emails > 1 ? `✉×${job.emails}` : "");
+    // Which try: the claim it is on (running with a worker, done, dead) or waits for (queued, or
+    // back in the queue from a lost lease); shown from the 2nd, as tinyq counts claims.
+    const waiting = status === "queued" || (run && run.worker === null && extra !== "dropped");
+    const tries = job.attempts + (waiting ? 1 : 0);
+    setAttr(node, "data-try", tries);
+    setText(node.tries, tries >= 2 ? `${ordinal(tries)} try` : "");
     const lease = run ? run.lease : 0;
     setAttr(node.ring, "stroke-dasharray", run ? `${(lease * 100).toFixed(1)} 100` : null);
     setAttr(node, "data-low", run && lease <= 0.25 ? "true" : null);
@@ -263,7 +298,7 @@ export class QueuePicture {
 }
 
 /** The picture in words (its aria-label): where every shown job is, whose lease runs out. */
-function describe(s, byWorker) {
+function describe(s, byWorker, refused) {
   const p = s.picture;
   const parts = [`At ${seconds(s.time)} s: ${plural(p.counts.queued, "job")} queued`];
   for (const w of s.workers.slice(0, 8)) {
@@ -272,12 +307,13 @@ function describe(s, byWorker) {
       parts.push(job ? `worker ${w.id} killed; its job ${job.id} waits out its lease (${seconds(job.lease_left)} s left)`
                      : `worker ${w.id} killed`);
     } else if (job) {
-      parts.push(`worker ${w.id} ${w.state} on job ${job.id} (lease ${seconds(job.lease_left)} s left)`);
+      parts.push(`worker ${w.id} ${w.state} on job ${job.id}${job.attempts >= 2 ? ` (its ${ordinal(job.attempts)} try)` : ""} (lease ${seconds(job.lease_left)} s left)`);
     } else {
       parts.push(`worker ${w.id} ${w.state}`);
     }
   }
   if (s.workers.length > 8) parts.push(`${s.workers.length - 8} more workers`);
+  for (const r of refused.values()) parts.push(`worker ${r.worker}'s ack of job ${r.job} was refused`);
   parts.push(`${plural(p.counts.done, "job")} done`, `${plural(p.counts.dead, "job")} dead`);
   if (p.duplicates.jobs) parts.push(`duplicate emails for job ${p.duplicates.latest.join(", job ")}`);
   return `${parts.join("; ")}.`;

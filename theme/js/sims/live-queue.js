@@ -94,7 +94,6 @@ export default class LiveQueueWidget extends Widget {
     const cards = this.workerList.children;
     while (cards.length < s.workers.length) this.workerList.append(this.card(cards.length + 1));
     while (cards.length > s.workers.length) this.workerList.lastElementChild.remove();
-    const leases = new Map(s.jobs.filter((job) => job.status === "running").map((job) => [job.id, job.lease_left]));
     const lease = s.settings.lease;
     s.workers.forEach((w, index) => {
       const card = cards[index];
@@ -103,14 +102,14 @@ export default class LiveQueueWidget extends Widget {
       setText(chip, w.state);
       setAttr(chip, "class", `sim-chip wstate-${w.state}`);
       let job = "No job";
-      let left = null;
+      // The lease of this worker's own claim (Python's lease_left): a dead worker's shows the
+      // claim it left running out, never the lease of the worker that took the job over.
+      const left = w.lease_left;
       if (w.state === "killed") {
         job = w.restart_in !== null ? `Dead: restarts in ${seconds(w.restart_in)} s` : "Dead";
-        if (w.abandoned !== null && leases.has(w.abandoned)) left = leases.get(w.abandoned);
       } else if (w.job !== null) {
         const phase = w.phase_left !== null ? `, ${seconds(w.phase_left)} s left in this step` : "";
         job = `Job ${w.job}${s.hidden.includes("token") ? "" : `, token ${w.token}`}${phase}`;
-        if (leases.has(w.job)) left = leases.get(w.job);
       }
       setText(card.querySelector(".lq-worker-job"), job);
       const fill = card.querySelector(".lq-lease-fill");
