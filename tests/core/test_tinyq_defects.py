@@ -6,7 +6,6 @@ A test that takes `make_queue` runs on both engines, SQLite (tinyq.py) and Postg
 (tinyq_pg.py on a real server), as tests/core/test_tinyq.py does (tests/core/conftest.py). The
 ones marked SQLITE_ONLY test something only SQLite has; each says what.
 """
-import random
 import sqlite3
 import subprocess
 import sys
@@ -14,48 +13,12 @@ import textwrap
 
 import pytest
 
+from tests.core.jobs_table import in_transaction, row
 from tests.support.capstone import CAPSTONE_TINYQ, tinyq
-from tests.support.clock import FakeClock
-
-
-@pytest.fixture
-def clock():
-    return FakeClock(1000.0)
 
 
 # Only SQLite has these: one writer for the whole file, "database is locked", WAL, a file to open.
 SQLITE_ONLY = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-
-
-@pytest.fixture
-def make_queue(clock, backend):
-    """make_queue(where=None, **settings): a queue on the engine under test; with no `where`,
-    SQLite's :memory: or the test's own PostgreSQL schema (`backend.place` is a file SQLite can
-    open twice, and that schema again)."""
-    queues = []
-
-    def make(where=None, **settings):
-        settings.setdefault("clock", clock)
-        settings.setdefault("rng", random.Random(7))
-        queues.append(backend.module.Queue(backend.default if where is None else where, **settings))
-        return queues[-1]
-
-    make.backend = backend
-    yield make
-    for queue in queues:
-        queue.close()
-
-
-def row(queue, job_id):
-    """The job's row as a dict. Both engines' connections take ? (tinyq_pg.Connection)."""
-    cursor = queue.db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,))
-    return dict(zip([column[0] for column in cursor.description], cursor.fetchone()))
-
-
-def in_transaction(db):
-    if isinstance(db, sqlite3.Connection):
-        return db.in_transaction
-    return db.info.transaction_status.name != "IDLE"
 
 
 # --- defect 1: workers die of lock contention -----------------------------------------------
