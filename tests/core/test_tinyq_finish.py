@@ -106,22 +106,6 @@ def test_jitter_spreads_a_delay_over_its_upper_half_reproducibly():
 
 # --- complete(): the effect and the ack in one transaction ------------------------------
 
-def points_queue(make_queue, **settings):
-    queue = make_queue(**settings)
-    run(queue, "CREATE TABLE customers (email TEXT PRIMARY KEY, points INTEGER NOT NULL)")
-    run(queue, "INSERT INTO customers VALUES ('ada', 0)")
-    queue.enqueue("points", {"email": "ada"})
-    return queue
-
-
-def points(queue):
-    return run(queue, "SELECT points FROM customers WHERE email = 'ada'").fetchone()[0]
-
-
-def add_points(db):
-    db.execute("UPDATE customers SET points = points + 10 WHERE email = 'ada'")
-
-
 def test_complete_commits_the_handlers_writes_with_the_done_mark(make_queue):
     queue = points_queue(make_queue)
     job = queue.claim()
