@@ -8,6 +8,7 @@ only what was committed counts), and raises Problem with a sentence saying what 
 wrong. Times are seconds. Stages 2 to 4 are in check_finishing.py.
 """
 import sqlite3
+from pathlib import Path
 
 STAGES = {1: "claim, ack, and the worker loop",
           2: "fail, with backoff, jitter and dead letters",
@@ -225,16 +226,29 @@ def ack_at_lease_end(tinyq, path, rng):
 
 @check(1, "no job is handed to two workers at once")
 def no_double_claim(tinyq, path, rng):
+    # Worker B claims at the worst moment: just before one of A's writes. Which write is the
+    # worst depends on the claim (a claim that first buries expired jobs writes twice), so B is
+    # sent in before A's first write, then, on a fresh database, before its second, and so on.
+    for write in range(1, 11):
+        fresh = Path(path).with_name(f"{Path(path).stem}-{write}.db")
+        if not _claim_beside(tinyq, fresh, rng, write):
+            return           # A's claim made fewer writes than that: every moment was tried
+
+
+def _claim_beside(tinyq, path, rng, write):
+    """A claims; B claims just before A's `write`-th write (1 for the first). True if B went in."""
     a, b, _ = queues(tinyq, path, rng, count=2)
     a.enqueue("email", {"to": "ada"})
     a.enqueue("email", {"to": "alan"})
-    seen = {}
+    seen, writes = {}, []
 
     def interleave(sql):
-        # Worker B claims at the worst moment: just as A starts its first write. (Inside a
-        # transaction A opened, SQLite's locks already keep B out, so B is not sent in.)
+        # Inside a transaction A opened, SQLite's locks already keep B out, so B is not sent in.
         first = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
         if "b" in seen or a.db.in_transaction or first in {"SELECT", "BEGIN", "PRAGMA"}:
+            return
+        writes.append(sql)
+        if len(writes) < write:
             return
         seen["b"] = None
         try:
@@ -250,6 +264,7 @@ def no_double_claim(tinyq, path, rng):
     if job_a is not None and job_b is not None and job_a.id == job_b.id:
         raise Problem(f"job {job_a.id} was handed to two workers at once: claim() must look "
                       "for a job and take it in one statement (or one transaction)")
+    return "b" in seen
 
 
 @check(1, "work_one() runs the handler registered with @queue.handler, then acks")

@@ -45,6 +45,11 @@ def _look_then_grab(self, worker=None):
     return Job(job_id, kind, json.loads(args), attempts, 1, self)
 Queue.claim = _look_then_grab
 '''
+# The same race behind a first write: the claim buries expired jobs, then looks and grabs.
+NAIVE_CLAIM_AFTER_BURY = NAIVE_CLAIM.replace(
+    "    row = self.db.execute(",
+    "    self.db.execute(BURY_EXPIRED, {'now': self.clock(), 'max_attempts': self.max_attempts})\n"
+    "    row = self.db.execute(", 1).replace("_look_then_grab", "_bury_then_look_then_grab")
 LEAKY_COMPLETE = '''
 @contextmanager
 def _leaky(self):
@@ -87,6 +92,8 @@ Queue.claim = _one_token
 
 VARIANTS = [
     (1, "look-then-grab claim", NAIVE_CLAIM, "job 1 was handed to two workers at once"),
+    (1, "look-then-grab claim after burying expired jobs", NAIVE_CLAIM_AFTER_BURY,
+     "job 1 was handed to two workers at once"),
     (1, "takeover at the lease's last instant",
      'Queue.CLAIM_JOB = CLAIM_JOB.replace("locked_until < :now", "locked_until <= :now")',
      "job 1 was claimed again at exactly the end of its 10.0-second lease"),

@@ -148,3 +148,15 @@ def test_a_difference_elsewhere_is_shown_without_the_ctrl_c_echo():
     result = _check("ex04-work", stdin=mine)
     assert result.returncode == 1 and "+ack    job 3 is lost" in result.stdout
     assert "^C" not in result.stdout and "\n+\n" not in result.stdout, result.stdout
+
+
+def test_a_ctrl_c_echo_at_another_line_matches_and_says_so():
+    # A fresh reader's ^C landed after "worker stopped": the checker said "Does not match" and
+    # then showed no difference at all.
+    moved = _with_interrupts("ex04-work").replace("^C\nworker stopped", "worker stopped\n^C")
+    assert moved != _with_interrupts("ex04-work")
+    result = _check("ex04-work", stdin=moved)
+    assert result.returncode == 0 and "Your ^C shows at another line" in result.stdout, result.stdout
+    wrong = moved.replace("worker stopped", "worker crashed")
+    result = _check("ex04-work", stdin=wrong)
+    assert result.returncode == 1 and "+worker crashed" in result.stdout, result.stdout
