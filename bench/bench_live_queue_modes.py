@@ -1,24 +1,24 @@
 """What the casebook's live-queue controls (issue 15) cost a step: python3 bench/bench_live_queue_modes.py
 
 Each mode runs bench/core_scenarios.py's scenario (16 workers, 1,000 jobs waiting, leases of 5 s,
-jobs of 2 s) with one control switched on, and the median seconds per step() over `--steps` steps
-(after 20 uncounted), each median taken over `--runs` fresh runs, is printed beside the plain
-queue's as a ratio. CPython only: the page's step costs 2 to 3 times as much in Pyodide
-(bench_widgets.py, "step"), for every mode alike. The machine is shared and noisy: read the
-figures as ratios from one run, not as limits.
+jobs of 2 s) with one control switched on, timed by bench/step_timing.py as bench_widgets.py's
+"step" is: the median seconds per step() over `--steps` steps (after 20 uncounted), taken over
+`--runs` fresh runs after one not counted, is printed beside the plain queue's as a ratio.
+CPython only: the page's step costs 2 to 3 times as much in Pyodide (bench_widgets.py, "step"),
+for every mode alike. The machine is shared and noisy: read the figures as ratios from one run,
+not as limits.
 """
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
+
+import step_timing
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from simulations import LiveQueue  # noqa: E402
 
-BASE = {"workers": 16, "jobs": 1000, "lease": 5, "duration": 2}
 MODES = {
     "plain queue": {},
     "heartbeat every 0.5 s": {"heartbeat": 0.5, "grace": 1},
@@ -34,22 +34,12 @@ MODES = {
 }
 
 
-def seconds_per_step(params, steps):
-    sim = LiveQueue({**BASE, **params}, seed=0)
-    for _ in range(20):
-        sim.step()
-    started = time.perf_counter()
-    for _ in range(steps):
-        sim.step()
-    return (time.perf_counter() - started) / steps
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=1500, help="steps timed per run (0.1 s each)")
     parser.add_argument("--runs", type=int, default=3, help="fresh runs per mode (the median is kept)")
     args = parser.parse_args()
-    figures = {name: statistics.median(seconds_per_step(params, args.steps) for _ in range(args.runs))
+    figures = {name: step_timing.seconds_per_step(LiveQueue, args.steps, args.runs, params)
                for name, params in MODES.items()}
     base = figures["plain queue"]
     print(f"live-queue, 16 workers, 1,000 jobs: seconds per step (CPython {sys.version.split()[0]})")

@@ -32,7 +32,6 @@ as ratios from one run, not as limits.
 from __future__ import annotations
 
 import argparse
-import gzip
 import shutil
 import statistics
 import sys
@@ -48,57 +47,10 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from builder import Config, build_site  # noqa: E402
 from builder.serve import make_server, serve_in_background  # noqa: E402
+from bench_browser import CHROMIUM_ARGS, LONG_TASKS, SAVE_DATA, VIEWPORT, chromium_path  # noqa: E402
+from page_bytes import PYTHON, unreached, weight  # noqa: E402
+from widget_start import arrival, ready_times, words_per_minute  # noqa: E402
 
-CHROMIUM_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SAVE_DATA = """(() => {   // the reader saves data: a widget starts only when its Start is pressed
-  const info = navigator.connection;
-  if (info) Object.defineProperty(Object.getPrototypeOf(info), "saveData", { get: () => true });
-})();"""
-WATCH_READY = """(id) => ({ ready: new Promise((resolve) => {
-  const root = document.getElementById(id);
-  let clicked = null;
-  root.addEventListener("click", (event) => { clicked ??= event.timeStamp; }, { capture: true });
-  new MutationObserver(() => {
-    if (root.dataset.state === "ready") resolve(performance.now() - clicked);
-  }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
-}) })"""
-LONG_TASKS = """() => {
-  window.__long = []; window.__frames = 0;
-  new PerformanceObserver((list) => window.__long.push(...list.getEntries().map((e) => e.duration)))
-    .observe({ type: "longtask" });
-  const count = () => { window.__frames += 1; requestAnimationFrame(count); };
-  requestAnimationFrame(count);
-}"""
-ARRIVE = """async ({ id, speed }) => {   // scroll down at `speed` px/s to the widget, then click Step
-  const root = document.getElementById(id);
-  const inView = () => root.getBoundingClientRect().bottom <= innerHeight;
-  const from = scrollY;
-  await new Promise((resolve) => {
-    let began = null;
-    const tick = (now) => {
-      began ??= now;
-      scrollTo(0, from + speed * (now - began) / 1000);
-      if (inView()) resolve(); else requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-  const arrived = performance.now();
-  const found = root.dataset.state;
-  const step = root.querySelector('[data-action="step"]');
-  await new Promise((resolve) => {
-    const wait = () => (root.dataset.state === "ready" && !step.disabled ? resolve() : requestAnimationFrame(wait));
-    wait();
-  });
-  const time = root.querySelector('[data-part="time"]');
-  const before = time.textContent;
-  const drawn = new Promise((resolve) => {
-    const wait = () => (time.textContent !== before ? resolve() : requestAnimationFrame(wait));
-    requestAnimationFrame(wait);
-  });
-  step.click();
-  await drawn;
-  return { ms: performance.now() - arrived, found };
-}"""
 SECTIONS = ("ready", "arrival", "unreached", "step", "smoothness", "rows", "weight")
 # issue 19's runs: (workers, jobs, speed) on chapter 3's live queue (jobs of 0.5 s), then the largest
 # at every other speed the widget offers
@@ -106,110 +58,9 @@ SPEEDS = ("0.25", "0.5", "1", "2", "5", "10", "50")
 ROWS = [(1, 10, "50"), (16, 1000, "10"), (64, 5000, "10"), (64, 5000, "50")] + \
        [(64, 5000, speed) for speed in SPEEDS if speed not in ("10", "50")]
 METRICS = ("ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskDuration")
-VIEWPORT = {"width": 1280, "height": 900}
 STEPS = 1000   # live-queue steps timed together (16 workers, 1,000 jobs, as core_scenarios)
 CHAPTERS_WITH_SIMS = ("03-the-queue.html", "04-the-worker.html", "05-leases.html", "06-retry.html",
                       "07-did-it-happen.html", "08-idempotency.html", "09-capstone.html", "10-the-real-world.html")
-
-
-def chromium_path() -> str | None:
-    found = shutil.which("chromium")
-    return found if found and Path(found).is_file() else None
-
-
-def bare_ms(browser, url: str) -> float:
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(url + "bench/bare.html")
-    page.click("#start")
-    page.wait_for_selector('#result[data-state="ready"]', state="attached", timeout=180_000)
-    ms = float(page.get_attribute("#result", "data-ms"))
-    context.close()
-    return ms
-
-
-def widget_ms(browser, url: str) -> tuple[float, list[float]]:
-    """Start -> first frame of chapter 5's live-queue (ms), and the main thread's long tasks meanwhile."""
-    context = browser.new_context()
-    context.add_init_script(SAVE_DATA)
-    page = context.new_page()
-    page.goto(url + "05-leases.html")
-    page.wait_for_selector("html[data-sims-ready]", state="attached")
-    root = page.locator('.sim[data-sim="live-queue"]').first
-    root.scroll_into_view_if_needed()
-    page.evaluate(LONG_TASKS)
-    waiting = page.evaluate_handle(WATCH_READY, root.get_attribute("id"))
-    root.get_by_role("button", name="Start the simulation").click()
-    ms = page.evaluate("(watch) => watch.ready", waiting)
-    long_tasks = page.evaluate("() => window.__long")
-    context.close()
-    return ms, long_tasks
-
-
-def ready_times(browser, url: str, rounds: int) -> tuple[list[float], list[float], list[float]]:
-    """(bare page, widget, long tasks) over `rounds` pairs of cold starts, each in a fresh
-    context, alternating which goes first; one pair before them warms the browser up, uncounted."""
-    bare, widget, long_tasks = [], [], []
-    for round_ in range(rounds + 1):
-        pair = {}
-        for side in (("bare", "widget") if round_ % 2 else ("widget", "bare")):
-            pair[side] = bare_ms(browser, url) if side == "bare" else widget_ms(browser, url)
-        if round_:
-            bare.append(pair["bare"])
-            widget.append(pair["widget"][0])
-            long_tasks += pair["widget"][1]
-    return bare, widget, long_tasks
-
-
-def arrival(browser, url: str, speed: float, approach: float) -> dict:
-    """A reader scrolling to chapter 5's live-queue from where its top is `approach` screens below
-    the window: what they found on arrival (data-state) and their click on Step -> its frame (ms)."""
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    page.goto(url + "05-leases.html")
-    page.wait_for_selector("html[data-sims-ready]", state="attached")
-    root = page.locator('.sim[data-sim="live-queue"]').first
-    top = root.evaluate("(root) => root.getBoundingClientRect().top + scrollY")
-    page.evaluate(f"() => scrollTo(0, {max(0, top - (1 + approach) * VIEWPORT['height'])})")
-    result = page.evaluate(ARRIVE, {"id": root.get_attribute("id"), "speed": speed})
-    context.close()
-    return result
-
-
-def words_per_minute(browser, url: str, speed: float) -> float:
-    """The reading speed `speed` px/s is on chapter 5's text, in words a minute."""
-    page = browser.new_page(viewport=VIEWPORT)
-    page.goto(url + "05-leases.html")
-    words, height = page.evaluate("() => { const main = document.querySelector('main'); "
-                                  "return [main.innerText.split(/\\s+/).length, main.scrollHeight]; }")
-    page.close()
-    return speed * 60 * words / height
-
-
-def unreached(browser, url: str, page_name: str) -> dict:
-    """Bytes fetched by a reader who reads down to where the page's first simulation is still two
-    screens and a half below the window, a screen at a time, a second a screen, then lingers."""
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    responses = []
-    page.on("response", lambda response: responses.append(response))
-    page.goto(url + page_name, wait_until="networkidle")
-    first = page.evaluate("() => document.querySelector('.sim[data-sim]').getBoundingClientRect().top + scrollY")
-    stop = max(0, first - 3.5 * VIEWPORT["height"])
-    y = 0
-    while y < stop:
-        y = min(stop, y + VIEWPORT["height"])
-        page.evaluate(f"() => scrollTo(0, {y})")
-        page.wait_for_timeout(1000)
-    page.wait_for_timeout(2000)
-    total = python = 0
-    for response in responses:
-        size = len(response.body())
-        total += size
-        if response.url[len(url):].startswith(("pyodide/", "assets/py/")):
-            python += size
-    context.close()
-    return {"total": total, "python": python, "screens": stop / VIEWPORT["height"]}
 
 
 def pyodide_step_seconds(browser, url: str, bundle: str) -> float:
@@ -233,7 +84,7 @@ def cpython_step_seconds() -> float:
 def smoothness(browser, url: str, page_name: str, query: str, speed: str, profile: bool = False) -> dict:
     """Play for 10 s: long tasks, frames/s, virtual seconds reached, Chrome's metrics of where the
     main thread's time went (seconds) and, if `profile`, its top functions by self time (ms)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(SAVE_DATA)
     page = context.new_page()
     page.goto(f"{url}{page_name}{query}")
@@ -294,25 +145,6 @@ def python_frame_costs(browser, url: str, bundle: str) -> list:
     pyodide = json.loads(page.get_attribute("#result", "data-seconds"))
     context.close()
     return [(c[0], p[0], p[1]) for c, p in zip(cpython, pyodide)]
-
-
-def weight(browser, url: str, page_name: str) -> dict:
-    """Bytes a fresh reader's page fetches before they do anything (nothing scrolled)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    responses = []
-    page.on("response", lambda response: responses.append(response))
-    page.goto(url + page_name, wait_until="networkidle")
-    page.wait_for_timeout(1500)
-    raw = gzipped = 0
-    names = []
-    for response in responses:
-        body = response.body()
-        raw += len(body)
-        gzipped += len(gzip.compress(body, 6))
-        names.append(response.url[len(url):].split("?")[0])
-    context.close()
-    return {"raw": raw, "gzip": gzipped, "files": names}
 
 
 def main() -> int:
@@ -423,7 +255,7 @@ def main() -> int:
                 print("weight      before any interaction (served here / gzipped):")
                 for page_name in CHAPTERS_WITH_SIMS:
                     result = weight(browser, url, page_name)
-                    python = [name for name in result["files"] if name.startswith(("pyodide/", "assets/py/"))]
+                    python = [name for name in result["files"] if name.startswith(PYTHON)]
                     print(f"            {page_name:24} {result['raw'] / 1000:6.1f} KB / {result['gzip'] / 1000:5.1f} KB "
                           f"in {len(result['files'])} files" + (f"  PYTHON FETCHED: {python}" if python else ""))
                 print("            (goal: under 60 KB)")

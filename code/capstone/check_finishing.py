@@ -7,8 +7,8 @@ the handler's own writes with the ack, or neither. Times are seconds.
 """
 import sqlite3
 
-from check_stages import (SETTINGS, Problem, check, claim_one, expect, expect_refused, expect_status,
-                          lease_lost_class, queues, row, stolen)
+from check_stages import (SETTINGS, Problem, check, claim_one, expect, expect_refused,
+                          expect_status, lease_lost_class, queues, row, rows_in, stolen)
 
 
 # --- stage 2: fail, with backoff, jitter and dead letters -------------------------------------
@@ -100,9 +100,6 @@ def work_one_fails(tinyq, path, rng):
     q.work_one()
     expect_status(path, 2, "queued", "work_one() on a kind with no handler", q)
 
-
-# --- stage 2 checks, continued --------------------------------------------------------------
-
 @check(2, "a job whose lease runs out on its last attempt is made dead, not handed out again")
 def delivery_cap(tinyq, path, rng):
     q, clock = queues(tinyq, path, rng)
@@ -131,6 +128,7 @@ def permanent_failure(tinyq, path, rng):
     q.work_one()
     expect_status(path, 1, "dead", "work_one() with a handler that raised Permanent on its "
                                    "first attempt", q)
+
 
 # --- stage 3: the fencing token --------------------------------------------------------------
 
@@ -228,14 +226,6 @@ def points_queue(tinyq, path, rng, count=1):
     return made
 
 
-def points(path):
-    db = sqlite3.connect(str(path))
-    try:
-        return db.execute("SELECT count(*) FROM points").fetchone()[0]
-    finally:
-        db.close()
-
-
 def award(job):
     with job.complete() as db:
         db.execute("INSERT INTO points VALUES (?, 10)", (job.args["email"],))
@@ -251,8 +241,9 @@ def complete_commits(tinyq, path, rng):
     expect(outcome == "done", f"job 1 was acked again after complete() had finished it (its "
                               f"outcome is {outcome!r}; it should be 'done'): work_one() must "
                               "not ack a job whose outcome the handler already set")
-    expect(points(path) == 1, f"after complete(), the points table has {points(path)} rows; "
-                              "the handler's one INSERT should be committed")
+    points = rows_in(path, "points")
+    expect(points == 1, f"after complete(), the points table has {points} rows; the handler's "
+                        "one INSERT should be committed")
     expect(not q.db.in_transaction, "complete() left a transaction open on queue.db")
 
 
@@ -266,8 +257,8 @@ def complete_rolls_back(tinyq, path, rng):
             db.execute("INSERT INTO points VALUES (?, 10)", (job.args["email"],))
             raise ValueError("customer not found")
     q.work_one()
-    expect(points(path) == 0, "the handler raised inside complete(), yet its INSERT was "
-                              "committed: complete() must roll it back")
+    expect(rows_in(path, "points") == 0, "the handler raised inside complete(), yet its INSERT "
+                                         "was committed: complete() must roll it back")
     expect_status(path, 1, "queued", "a handler that raised inside complete()", q)
 
 
@@ -282,8 +273,9 @@ def complete_fenced(tinyq, path, rng):
         taken.append(claim_one(b, "worker B's claim() while A stalled"))
         award(job)
     a.work_one()
-    expect(points(path) == 0, "worker A lost its lease before complete(), yet its points "
-                              "were committed: the stale worker must leave no trace")
+    expect(rows_in(path, "points") == 0, "worker A lost its lease before complete(), yet its "
+                                         "points were committed: the stale worker must leave no "
+                                         "trace")
     expect_status(path, 1, "running", "worker A's fenced complete()", a)
     expect(not a.db.in_transaction, "complete() left a transaction open after LeaseLost")
 
@@ -294,10 +286,6 @@ def enqueue_joins(tinyq, path, rng):
     q.db.execute("BEGIN IMMEDIATE")
     q.enqueue("email", {"to": "ada"})
     q.db.execute("ROLLBACK")
-    db = sqlite3.connect(str(path))
-    try:
-        count = db.execute("SELECT count(*) FROM jobs").fetchone()[0]
-    finally:
-        db.close()
-    expect(count == 0, "a job enqueued inside a transaction that was rolled back is still "
-                       "there: enqueue must not commit the caller's transaction")
+    expect(rows_in(path, "jobs") == 0, "a job enqueued inside a transaction that was rolled back "
+                                       "is still there: enqueue must not commit the caller's "
+                                       "transaction")

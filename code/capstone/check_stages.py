@@ -74,6 +74,15 @@ def row(path, job_id):
     return dict(found)
 
 
+def rows_in(path, table):
+    """How many rows `table` of the database file holds, read through a fresh connection."""
+    db = sqlite3.connect(str(path))
+    try:
+        return db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    finally:
+        db.close()
+
+
 def expect(condition, sentence):
     if not condition:
         raise Problem(sentence)

@@ -84,8 +84,7 @@ class Job:
     `token` is the claim's fencing token: a number that grows with every claim, so a
     worker whose lease ran out and whose job was claimed again cannot finish it
     (Kleppmann, Designing Data-Intensive Applications, ch. 8, "Fencing tokens").
-    `outcome` says how this claim ended: 'done', 'queued', 'dead' or 'lease lost'.
-    """
+    `outcome` says how this claim ended: 'done', 'queued', 'dead' or 'lease lost'."""
     id: int
     kind: str
     args: dict
@@ -104,8 +103,7 @@ class Job:
         Both are committed together, or neither: if the block raises, or the token no
         longer holds the job, everything is rolled back (LeaseLost in the second case).
         The block holds the database's write lock throughout, so every other worker's
-        claim and ack waits for it: only fast, local writes inside (no network, no sleep).
-        """
+        claim and ack waits for it: only fast, local writes inside (no network, no sleep)."""
         with self.queue.transaction(self.queue.db) as db:
             yield db
             self.queue._guarded(self, self.queue.MARK_DONE, {})
@@ -122,31 +120,26 @@ class Queue:
 
     lease: seconds a claim holds its job: [claim time, claim time + lease], both ends
       included (a lease: Gray and Cheriton, SOSP 1989; SQS calls it the visibility timeout).
-    max_attempts: claims a job gets: a failure, or a lease that runs out, on the last
-      one makes it dead.
+    max_attempts: claims a job gets: a failure or an expired lease on the last makes it dead.
     backoff_base, backoff_cap: seconds, for the delay before a retry (see backoff()).
     clock: a function returning the time in seconds; rng: a random.Random for jitter;
       sleep: a function that waits seconds, between tries while the database is busy.
-    A file database is put in WAL mode (https://www.sqlite.org/wal.html). Raises
-    RuntimeError for SQLite older than 3.35 or an older tinyq's file, ValueError for a
-    bad setting.
-    """
+    A file database is put in WAL mode (https://www.sqlite.org/wal.html). Raises RuntimeError
+    for SQLite older than 3.35 or an older tinyq's file, ValueError for a bad setting."""
 
     def __init__(self, path=":memory:", *, lease=30.0, max_attempts=5, backoff_base=1.0,
                  backoff_cap=300.0, clock=time.time, rng=None, sleep=time.sleep):
         if sqlite3.sqlite_version_info < MIN_SQLITE:
-            raise RuntimeError(
-                f"tinyq needs SQLite 3.35 or newer (for UPDATE ... RETURNING); this "
-                f"Python's sqlite3 module uses SQLite {sqlite3.sqlite_version}")
+            raise RuntimeError(f"tinyq needs SQLite 3.35 or newer (for UPDATE ... RETURNING); "
+                               f"this Python's sqlite3 uses SQLite {sqlite3.sqlite_version}")
         number = (int, float)
         _require(isinstance(lease, number) and lease > 0,
                  f"lease must be a number of seconds above 0, got {lease!r}")
         _require(isinstance(max_attempts, int) and max_attempts >= 1,
                  f"max_attempts must be a whole number from 1, got {max_attempts!r}")
         _require(isinstance(backoff_base, number) and isinstance(backoff_cap, number)
-                 and 0 <= backoff_base <= backoff_cap,
-                 f"need 0 <= backoff_base <= backoff_cap (seconds), got "
-                 f"{backoff_base!r} and {backoff_cap!r}")
+                 and 0 <= backoff_base <= backoff_cap, f"need 0 <= backoff_base <= "
+                 f"backoff_cap (seconds), got {backoff_base!r} and {backoff_cap!r}")
         self.lease, self.max_attempts = lease, max_attempts
         self.backoff_base, self.backoff_cap = backoff_base, backoff_cap
         self.clock, self.sleep = clock, sleep
@@ -155,10 +148,9 @@ class Queue:
         self.db = self._connect(path)
 
     # The statements by name, so that tinyq_pg.Queue can swap in PostgreSQL's (exercise 9).
-    INSERT_JOB, BURY_EXPIRED, CLAIM_JOB, TOKEN_TAKEN = (INSERT_JOB, BURY_EXPIRED, CLAIM_JOB,
-                                                        TOKEN_TAKEN)
-    MARK_DONE, MARK_RETRY, MARK_DEAD = MARK_DONE, MARK_RETRY, MARK_DEAD
-    EXTEND_LEASE, RELEASE_JOB = EXTEND_LEASE, RELEASE_JOB
+    INSERT_JOB, BURY_EXPIRED, CLAIM_JOB = INSERT_JOB, BURY_EXPIRED, CLAIM_JOB
+    TOKEN_TAKEN, MARK_DONE, MARK_RETRY = TOKEN_TAKEN, MARK_DONE, MARK_RETRY
+    MARK_DEAD, EXTEND_LEASE, RELEASE_JOB = MARK_DEAD, EXTEND_LEASE, RELEASE_JOB
     transaction = staticmethod(transaction)
 
     def _connect(self, path):
@@ -183,8 +175,7 @@ class Queue:
 
         args: a dict of JSON values. delay: seconds before the job may be claimed.
         It joins the caller's open transaction, if any, so a job can be written together
-        with the change that caused it. Raises TypeError or ValueError for bad input.
-        """
+        with the change that caused it. Raises TypeError or ValueError for bad input."""
         if not isinstance(args, dict):
             raise TypeError(f"args must be a dict, got {type(args).__name__}")
         try:
@@ -251,16 +242,14 @@ class Queue:
         job.outcome = "queued"
 
     def work_one(self, worker=None):
-        """Claim a job (as `worker`) and run its handler; return the job (see job.outcome),
-        or None when there was nothing to claim.
+        """Claim a job (as `worker`), run its handler and return the job, or None if none was due.
 
         A handler that returns has its job acked, unless it finished it with complete().
         One that raises an Exception has its job failed (a Permanent one: dead at once),
         except after complete() committed (logged; the job stays done) or when the
         database was locked (the job is released). A BaseException such as
         KeyboardInterrupt is a crash: it passes through; the lease brings the job back.
-        A lost lease is the outcome 'lease lost', not raised: another worker has the job.
-        """
+        A lost lease is the outcome 'lease lost', not raised: another worker has the job."""
         job = self.claim(worker)
         if job is None:
             return None

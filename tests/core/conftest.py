@@ -7,12 +7,14 @@ What a test must know about each engine (where its data lives, how to read the C
 `status`, the error that CHECK raises) is here, so the tests read the same for both.
 """
 import importlib.util
+import random
 import sqlite3
 import sys
 
 import pytest
 
 from tests.support.capstone import CAPSTONE_TINYQ, tinyq
+from tests.support.clock import FakeClock
 
 TINYQ_PG = CAPSTONE_TINYQ.with_name("tinyq_pg.py")
 
@@ -66,3 +68,28 @@ def backend(request, tmp_path):
     if request.param == "sqlite":
         return SQLiteBackend(tmp_path)
     return PostgresBackend(request.getfixturevalue("pg_conninfo"))
+
+
+@pytest.fixture
+def clock():
+    """The queue's clock: 1000 seconds, moved on by hand (clock.now += seconds)."""
+    return FakeClock(1000.0)
+
+
+@pytest.fixture
+def make_queue(clock, backend):
+    """make_queue(where=None, **settings): a queue on the engine under test, on `clock`, with a
+    seeded rng; with no `where`, SQLite's :memory: or the test's own PostgreSQL schema
+    (`backend.place` is a file SQLite can open twice, and that schema again). Closed afterwards."""
+    queues = []
+
+    def make(where=None, **settings):
+        settings.setdefault("clock", clock)
+        settings.setdefault("rng", random.Random(7))
+        queues.append(backend.module.Queue(backend.default if where is None else where, **settings))
+        return queues[-1]
+
+    make.backend = backend
+    yield make
+    for queue in queues:
+        queue.close()

@@ -17,6 +17,7 @@ from builder.serve import SiteHandler
 from tests.support.served import PageWatch, origin, serve
 
 READY = 60_000   # ms: a cold Pyodide start takes a few seconds here, far more on a loaded machine
+LONG = 90_000    # ms: what a whole run may take to be drawn on a loaded 2-core machine
 
 
 BROWSER_FIXTURES = {"browser", "page", "module_page", "fresh_page", "faulty_site"}
@@ -82,6 +83,19 @@ class Sim:
 
     def set_speed(self, value: str) -> None:
         self.root.locator('[data-control="speed"]').select_option(value)
+
+    def run_to_the_end(self, verdict: str | None = None, outcome: str | None = None, *,
+                       whole: bool = True) -> None:
+        """Press "Run to the end", wait until the run is over (Play becomes "Play again"), then
+        for the verdict and the outcome given: the whole outcome text, or (whole=False) a part."""
+        from playwright.sync_api import expect
+        self.button("Run to the end").click()
+        expect(self.button("Play again")).to_be_visible(timeout=LONG)
+        if verdict is not None:
+            expect(self.part("verdict")).to_have_text(verdict, timeout=LONG)
+        if outcome is not None:
+            shows = expect(self.part("outcome"))
+            (shows.to_have_text if whole else shows.to_contain_text)(outcome, timeout=LONG)
 
     def run_until(self, locator_text_pairs, timeout: int = 60_000) -> None:
         """Press Play, wait until every (locator, text) pair shows its text, then pause."""

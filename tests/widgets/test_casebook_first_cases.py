@@ -8,11 +8,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.widgets.conftest import Sim
+from tests.widgets.conftest import LONG, Sim
 from tests.widgets.test_live_queue_casebook import figure, play_to, play_to_the_end
 
 CHAPTER = "12-casebook.html"
-LONG = 90_000   # ms: a loaded 2-core machine
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +30,6 @@ def new_lease(sim, value):
     field.press("Enter")
     expect(sim.part("log")).to_contain_text(f"Lease (s) is now {value}", timeout=LONG)
     expect(sim.part("time")).to_have_text("0 s")
-
-
-def run_to_the_end(sim, verdict, outcome):
-    sim.button("Run to the end").click()
-    expect(sim.part("verdict")).to_have_text(verdict, timeout=LONG)
-    expect(sim.part("outcome")).to_contain_text(outcome, timeout=LONG)
 
 
 def test_oban_two_jobs_stay_running_at_60_seconds_and_none_with_a_short_lease(page):
@@ -63,7 +56,7 @@ def test_pretix_four_emails_by_70_seconds_and_one_with_a_lease_longer_than_the_w
 
 def test_sidekiq_pop_loses_the_email_and_the_ack_after_the_work_sends_it(page):
     sim = Sim(page, id="sim-popped-ack-first").start()
-    run_to_the_end(sim, "Lost", "Lost: 0 emails sent, yet the queue says the job is done.")
+    sim.run_to_the_end("Lost", "Lost: 0 emails sent, yet the queue says the job is done.", whole=False)
     sim.field("Policy").select_option("ack-after-work")
     expect(sim.part("log")).to_contain_text("Started again: Policy is now Ack after the work", timeout=LONG)
     sim.root.get_by_label("A dies after the claim, before the email").check()   # answers at once
@@ -72,17 +65,18 @@ def test_sidekiq_pop_loses_the_email_and_the_ack_after_the_work_sends_it(page):
 
 def test_hypothesis_digest_sent_twice_and_once_with_the_providers_key(page):
     sim = Sim(page, id="sim-digests-no-key").start()
-    run_to_the_end(sim, "Duplicated", "Duplicated: 2 emails sent.")
+    sim.run_to_the_end("Duplicated", "Duplicated: 2 emails sent.", whole=False)
     sim.field("Policy").select_option("idempotency-key")
     expect(sim.part("log")).to_contain_text("Started again: Policy is now", timeout=LONG)
-    run_to_the_end(sim, "Exactly once", "Exactly once: 1 email sent; 1 repeat absorbed by the idempotency key.")
+    sim.run_to_the_end("Exactly once", "Exactly once: 1 email sent; 1 repeat absorbed by the idempotency key.",
+                       whole=False)
 
 
 def test_adyen_a_key_per_attempt_overcharges_30_dollars_and_one_key_per_order_none(page):
     sim = Sim(page, id="sim-adyen-key-per-attempt").start()
-    run_to_the_end(sim, "Overcharged.", "$30 too much (3 duplicate charges)")
+    sim.run_to_the_end("Overcharged.", "$30 too much (3 duplicate charges)", whole=False)
     sim.field("Idempotency key").select_option(label="Stable: one key per order")
-    run_to_the_end(sim, "No overcharge.", "the bank's key table absorbed 3 repeats")
+    sim.run_to_the_end("No overcharge.", "the bank's key table absorbed 3 repeats", whole=False)
 
 
 def test_djjob_three_emails_for_two_jobs_and_two_with_the_atomic_claim(page):

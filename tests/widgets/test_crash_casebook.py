@@ -4,22 +4,15 @@ menu, a checkbox under "More settings", a crash point), giving the number the ch
 import pytest
 from playwright.sync_api import expect
 
-from tests.widgets.conftest import Sim
+from tests.widgets.conftest import LONG, Sim
 
 CHAPTER = "12-casebook.html"
-LONG = 90_000   # ms: a loaded 2-core machine
 
 
 @pytest.fixture(scope="module")
 def page(module_page, real_site):
     module_page.goto(real_site.at(CHAPTER))
     return module_page
-
-
-def run_to_the_end(sim, verdict, outcome):
-    sim.button("Run to the end").click()
-    expect(sim.part("verdict")).to_have_text(verdict, timeout=LONG)
-    expect(sim.part("outcome")).to_have_text(outcome, timeout=LONG)
 
 
 def more_settings(sim):
@@ -30,7 +23,7 @@ def more_settings(sim):
 
 def test_kafka_auto_commit_loses_the_email_and_the_ack_after_the_work_sends_it(page):
     sim = Sim(page, id="sim-kafka-auto-commit").start()
-    run_to_the_end(sim, "Lost", "Lost: 0 emails sent, yet the queue says the job is done.")
+    sim.run_to_the_end("Lost", "Lost: 0 emails sent, yet the queue says the job is done.")
     assert "A's auto-commit timer acks: the job is done" in sim.log()
     sim.field("Policy").select_option("ack-after-work")
     expect(sim.part("log")).to_contain_text("Started again: Policy is now Ack after the work", timeout=LONG)
@@ -40,12 +33,12 @@ def test_kafka_auto_commit_loses_the_email_and_the_ack_after_the_work_sends_it(p
 
 def test_hypothesis_batch_of_50_sent_twice_and_once_with_a_record_of_each_send(page):
     sim = Sim(page, id="sim-fifty-no-record").start()
-    run_to_the_end(sim, "Duplicated", "Duplicated: 100 emails sent to 50 of 50 people.")
+    sim.run_to_the_end("Duplicated", "Duplicated: 100 emails sent to 50 of 50 people.")
     more_settings(sim)
     sim.field("Record each send").check()
     expect(sim.part("log")).to_contain_text("Started again: Record each send is now on", timeout=LONG)
-    run_to_the_end(sim, "Exactly once", "Exactly once: 50 emails sent to 50 of 50 people; 50 sends "
-                                        "skipped by the records of earlier sends.")
+    sim.run_to_the_end("Exactly once", "Exactly once: 50 emails sent to 50 of 50 people; 50 sends "
+                                    "skipped by the records of earlier sends.")
 
 
 def test_a_bad_batch_is_refused_beside_its_field(page):
@@ -61,19 +54,19 @@ def test_a_bad_batch_is_refused_beside_its_field(page):
 
 def test_queue_classic_early_job_finds_no_row_and_after_the_commit_it_does(page):
     sim = Sim(page, id="sim-qc-enqueue-before-commit").start()
-    run_to_the_end(sim, "Lost", "Lost: Ada's row is committed; her job is dead; 0 emails sent.")
+    sim.run_to_the_end("Lost", "Lost: Ada's row is committed; her job is dead; 0 emails sent.")
     assert "B finds no row for Ada" in sim.log()
     more_settings(sim)
     sim.field("Enqueue").select_option("after-commit")
     expect(sim.part("log")).to_contain_text("Started again: Enqueue is now After the commit", timeout=LONG)
-    run_to_the_end(sim, "Exactly once", "Exactly once: Ada's row is committed; her job is done; 1 email sent.")
+    sim.run_to_the_end("Exactly once", "Exactly once: Ada's row is committed; her job is done; 1 email sent.")
 
 
 def test_brandur_crash_after_the_commit_loses_the_job_and_the_outbox_keeps_it(page):
     sim = Sim(page, id="sim-brandur-enqueue-after-commit").start()
-    run_to_the_end(sim, "Lost", "Lost: Ada's row is committed; no job was ever enqueued; 0 emails sent.")
+    sim.run_to_the_end("Lost", "Lost: Ada's row is committed; no job was ever enqueued; 0 emails sent.")
     more_settings(sim)
     sim.field("Enqueue").select_option("same-transaction")
     expect(sim.part("log")).to_contain_text("Started again: Enqueue is now In the same transaction (outbox)",
                                             timeout=LONG)
-    run_to_the_end(sim, "Exactly once", "Exactly once: Ada's row is committed; her job is done; 1 email sent.")
+    sim.run_to_the_end("Exactly once", "Exactly once: Ada's row is committed; her job is done; 1 email sent.")

@@ -16,11 +16,6 @@ def sim(module_page, real_site):
     return Sim(module_page, "payments")
 
 
-def run_to_the_end(sim):
-    sim.button("Run to the end").click()
-    expect(sim.button("Play again")).to_be_visible(timeout=30_000)
-
-
 def money(sim, part):
     return int(sim.part(part).inner_text().lstrip("$"))
 
@@ -33,7 +28,7 @@ def test_the_ledger_starts_full(sim):
 
 def test_no_key_overcharges_alice(sim):
     sim.start()
-    run_to_the_end(sim)
+    sim.run_to_the_end()
     verdict = sim.part("verdict")
     expect(verdict).to_have_text("Overcharged.")   # the figures are said once, in the outcome below
     expect(sim.part("ledger")).to_have_attribute("data-verdict", "over")
@@ -48,7 +43,7 @@ def test_no_key_overcharges_alice(sim):
 
 def test_a_stable_key_charges_exactly(sim):
     sim.root.get_by_label("Idempotency key", exact=True).select_option("stable")
-    run_to_the_end(sim)
+    sim.run_to_the_end()
     expect(sim.part("verdict")).to_have_text("No overcharge.")
     expect(sim.part("ledger")).to_have_attribute("data-verdict", "exact")
     assert money(sim, "actual") == money(sim, "expected") == 50
@@ -58,7 +53,7 @@ def test_a_stable_key_charges_exactly(sim):
 
 def test_a_new_key_each_attempt_overcharges_again(sim):
     sim.root.get_by_label("Idempotency key", exact=True).select_option("per-attempt")
-    run_to_the_end(sim)
+    sim.run_to_the_end()
     expect(sim.part("ledger")).to_have_attribute("data-verdict", "over")
     assert money(sim, "actual") < money(sim, "expected")
     assert sim.root.locator('[data-fig="duplicates_absorbed"]').inner_text() == "0"
@@ -72,5 +67,5 @@ def test_a_bad_chance_is_refused_next_to_its_field(sim):
         "Chance a reply is lost: must be from 0 to 1, got 1.5")
     field.fill("0")
     field.press("Enter")
-    run_to_the_end(sim)
+    sim.run_to_the_end()
     expect(sim.part("ledger")).to_have_attribute("data-verdict", "exact")   # no lost reply, no duplicate

@@ -5,10 +5,9 @@ unpaid; a bad decline chance is refused next to its field."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.widgets.conftest import Sim
+from tests.widgets.conftest import LONG, Sim
 
 CHAPTER = "12-casebook.html"
-LONG = 90_000   # ms
 
 
 @pytest.fixture(scope="module")
@@ -17,17 +16,12 @@ def sim(module_page, real_site):
     return Sim(module_page, id="sim-akash-no-key").start()
 
 
-def run_to_the_end(sim):
-    sim.button("Run to the end").click()
-    expect(sim.button("Play again")).to_be_visible(timeout=LONG)
-
-
 def charged_per_order(sim):
     return [int(text) for text in sim.root.locator('tbody[data-part="jobs"] tr td:nth-of-type(4)').all_inner_texts()]
 
 
 def test_with_no_key_one_order_is_charged_three_times(sim):
-    run_to_the_end(sim)
+    sim.run_to_the_end()
     expect(sim.part("verdict")).to_have_text("Overcharged.")
     assert max(charged_per_order(sim)) == 3                       # the chapter's number
     assert sim.root.locator('[data-fig="declines"]').inner_text() == "2"
@@ -36,7 +30,7 @@ def test_with_no_key_one_order_is_charged_three_times(sim):
 
 def test_a_key_renewed_after_a_decline_charges_each_order_once(sim):
     sim.field("Idempotency key").select_option(label="Stable, new after a decline")
-    run_to_the_end(sim)
+    sim.run_to_the_end()
     expect(sim.part("verdict")).to_have_text("No overcharge.", timeout=LONG)
     assert charged_per_order(sim) == [1, 1, 1, 1, 1]
     assert sim.root.locator('[data-fig="declines_replayed"]').inner_text() == "0"
@@ -46,7 +40,7 @@ def test_a_key_renewed_after_a_decline_charges_each_order_once(sim):
 
 def test_a_key_kept_after_a_decline_leaves_two_orders_unpaid(sim):
     sim.field("Idempotency key").select_option(label="Stable: one key per order")
-    run_to_the_end(sim)
+    sim.run_to_the_end()
     expect(sim.root.locator('[data-fig="declines_replayed"]')).to_have_text("5", timeout=LONG)
     expect(sim.part("outcome")).to_contain_text("2 dead jobs never charged her")
     expect(sim.root.locator('[data-part="charges"] .pay-charge[data-status="dead"]')).to_have_count(2)

@@ -1,11 +1,9 @@
 """tinyq: a small, honest job queue in one SQLite database. (The skeleton: you finish it.)
 
-Save this file as tinyq.py in your capstone folder, beside check.py, and fill in the
-parts marked STAGE 1 to STAGE 4, one stage at a time. After each stage, run
+Save this file as tinyq.py in your capstone folder, beside check.py, and fill in the parts
+marked STAGE 1 to STAGE 4, one stage at a time. After each stage, run `python3 check.py 1`
+(then 2, 3 and 4): it says in words what is still wrong. Everything not marked is written for you.
 
-    python3 check.py 1      (then 2, 3 and 4)
-
-which says in words what is still wrong. Everything not marked is written for you.
 A job is a row of the table `jobs`, always in one of four states:
 
     enqueue --> queued --claim--> running --ack--> done
@@ -163,8 +161,7 @@ class Job:
     """One claim of one job, as a handler receives it.
 
     `token` is the claim's fencing token (None until stage 3). `outcome` says how this
-    claim ended: 'done', 'queued', 'dead' or 'lease lost'; None while it runs.
-    """
+    claim ended: 'done', 'queued', 'dead' or 'lease lost'; None while it runs."""
     id: int
     kind: str
     args: dict
@@ -191,31 +188,26 @@ class Queue:
 
     lease: seconds a claim holds its job: [claim time, claim time + lease], both ends
       included (a lease: Gray and Cheriton, SOSP 1989; SQS calls it the visibility timeout).
-    max_attempts: claims a job gets: a failure, or a lease that runs out, on the last
-      one makes it dead.
+    max_attempts: claims a job gets: a failure or an expired lease on the last makes it dead.
     backoff_base, backoff_cap: seconds, for the delay before a retry (see backoff()).
     clock: a function returning the time in seconds; rng: a random.Random for jitter;
       sleep: a function that waits seconds, between tries while the database is busy.
-    A file database is put in WAL mode (https://www.sqlite.org/wal.html). Raises
-    RuntimeError for SQLite older than 3.35 or an older tinyq's file, ValueError for a
-    bad setting.
-    """
+    A file database is put in WAL mode (https://www.sqlite.org/wal.html). Raises RuntimeError
+    for SQLite older than 3.35 or an older tinyq's file, ValueError for a bad setting."""
 
     def __init__(self, path=":memory:", *, lease=30.0, max_attempts=5, backoff_base=1.0,
                  backoff_cap=300.0, clock=time.time, rng=None, sleep=time.sleep):
         if sqlite3.sqlite_version_info < MIN_SQLITE:
-            raise RuntimeError(
-                f"tinyq needs SQLite 3.35 or newer (for UPDATE ... RETURNING); this "
-                f"Python's sqlite3 module uses SQLite {sqlite3.sqlite_version}")
+            raise RuntimeError(f"tinyq needs SQLite 3.35 or newer (for UPDATE ... RETURNING); "
+                               f"this Python's sqlite3 uses SQLite {sqlite3.sqlite_version}")
         number = (int, float)
         _require(isinstance(lease, number) and lease > 0,
                  f"lease must be a number of seconds above 0, got {lease!r}")
         _require(isinstance(max_attempts, int) and max_attempts >= 1,
                  f"max_attempts must be a whole number from 1, got {max_attempts!r}")
         _require(isinstance(backoff_base, number) and isinstance(backoff_cap, number)
-                 and 0 <= backoff_base <= backoff_cap,
-                 f"need 0 <= backoff_base <= backoff_cap (seconds), got "
-                 f"{backoff_base!r} and {backoff_cap!r}")
+                 and 0 <= backoff_base <= backoff_cap, f"need 0 <= backoff_base <= "
+                 f"backoff_cap (seconds), got {backoff_base!r} and {backoff_cap!r}")
         self.lease, self.max_attempts = lease, max_attempts
         self.backoff_base, self.backoff_cap = backoff_base, backoff_cap
         self.clock, self.sleep = clock, sleep
@@ -227,10 +219,9 @@ class Queue:
     # can swap in PostgreSQL's. Always use them through self (self.CLAIM_JOB, and
     # self.queue.MARK_DONE inside Job), and self.transaction(...), never the bare names:
     # then your own tinyq runs on PostgreSQL too.
-    INSERT_JOB, BURY_EXPIRED, CLAIM_JOB, TOKEN_TAKEN = (INSERT_JOB, BURY_EXPIRED, CLAIM_JOB,
-                                                        TOKEN_TAKEN)
-    MARK_DONE, MARK_RETRY, MARK_DEAD = MARK_DONE, MARK_RETRY, MARK_DEAD
-    EXTEND_LEASE, RELEASE_JOB = EXTEND_LEASE, RELEASE_JOB
+    INSERT_JOB, BURY_EXPIRED, CLAIM_JOB = INSERT_JOB, BURY_EXPIRED, CLAIM_JOB
+    TOKEN_TAKEN, MARK_DONE, MARK_RETRY = TOKEN_TAKEN, MARK_DONE, MARK_RETRY
+    MARK_DEAD, EXTEND_LEASE, RELEASE_JOB = MARK_DEAD, EXTEND_LEASE, RELEASE_JOB
     transaction = staticmethod(transaction)
 
     def _connect(self, path):
@@ -253,8 +244,7 @@ class Queue:
 
         args: a dict of JSON values. delay: seconds before the job may be claimed.
         It joins the caller's open transaction, if any, so a job can be written together
-        with the change that caused it. Raises TypeError or ValueError for bad input.
-        """
+        with the change that caused it. Raises TypeError or ValueError for bad input."""
         if not isinstance(args, dict):
             raise TypeError(f"args must be a dict, got {type(args).__name__}")
         try:
