@@ -187,6 +187,9 @@ def stale_fail(tinyq, path, rng):
     a, _, job_a, job_b = stolen(tinyq, path, rng)
     expect_refused(tinyq, path, lambda: a.fail(job_a, "TimeoutError: too slow"), "fail()",
                    job_b)
+    # The other way a failure ends: straight to dead (MARK_DEAD needs the guard as well).
+    expect_refused(tinyq, path, lambda: a.fail(job_a, "ValueError: no such user", permanent=True),
+                   "fail(..., permanent=True)", job_b)
     expect(row(path, 1)["last_error"] is None, "worker A's refused fail() still wrote its "
                                                "error into last_error")
 

@@ -118,6 +118,10 @@ VARIANTS = [
     (3, "an ack without its token",
      "Queue.MARK_DONE = \"UPDATE jobs SET status = 'done', locked_until = NULL WHERE id = :id\"",
      "yet A's ack() raised no LeaseLost"),
+    (3, "a dead letter without its token",
+     "Queue.MARK_DEAD = \"UPDATE jobs SET status = 'dead', locked_until = NULL, last_error = :error"
+     " WHERE id = :id AND status = 'running'\"",
+     "yet A's fail(..., permanent=True) raised no LeaseLost"),
     (3, "work_one that lets LeaseLost escape",
      ("except LeaseLost:\n            job.outcome", "except ZeroDivisionError:\n            job.outcome"),
      "worker A's work_one() let LeaseLost out"),

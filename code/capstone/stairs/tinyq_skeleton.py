@@ -313,6 +313,8 @@ class Queue:
     # handler rather than failing the job.)
     # STAGE 4: do not ack a job the handler already finished with complete() (its
     # outcome is no longer None), nor fail it if the handler raised after that.
+    # (Optional, not checked: ours hands the job back with release() when the handler's
+    # error is_busy(), the database's fault rather than the job's.)
     def work_one(self, worker=None):
         raise NotImplementedError("stage 1: write Queue.work_one()")
 
