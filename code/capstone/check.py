@@ -19,7 +19,9 @@ import tempfile
 import traceback
 from pathlib import Path
 
-import check_finishing  # noqa: F401  (registers the checks of stages 2 to 4)
+# The checks run in the order they register: stages 2 and 3 first, then stage 4.
+import check_finishing  # noqa: F401  (registers the checks of stages 2 and 3)
+import check_complete  # noqa: F401  (registers the checks of stage 4)
 from check_stages import CHECKS, STAGES, Problem
 
 
@@ -46,6 +48,9 @@ def where(error, path):
     text = f"{type(error).__name__}: {error}"
     if frames:
         text += f" (in {frames[-1].name}(), {path.name} line {frames[-1].lineno})"
+    if isinstance(error, sqlite3.IntegrityError) and "locked_until IS NOT NULL" in str(error):
+        text += (". The jobs table refuses a job that is running without a lease, or holds a lease"
+                 " without running: a statement that ends a claim must also set locked_until = NULL")
     return text
 
 

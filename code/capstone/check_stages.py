@@ -5,7 +5,7 @@ it builds queues on the database file `path` with a pretend clock, drives them
 through the public API (Queue, enqueue, claim, ack, fail, work_one, handler,
 Job.complete, LeaseLost), reads the jobs table through a separate connection (so
 only what was committed counts), and raises Problem with a sentence saying what is
-wrong. Times are seconds. Stages 2 to 4 are in check_finishing.py.
+wrong. Times are seconds. Stages 2 and 3 are in check_finishing.py, stage 4 in check_complete.py.
 """
 import sqlite3
 from pathlib import Path
