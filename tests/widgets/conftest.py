@@ -52,7 +52,10 @@ class Sim:
         """Press Start (a click event, before the widget scrolls into view and starts by itself),
         scroll to the widget and wait until it is ready."""
         if self.state() == "idle":
-            self.button("Start the simulation").dispatch_event("click")
+            # By its data-action, not its role: the widget may start itself (scrolled near) between
+            # the check and the click, which hides the button from the accessibility tree, and a
+            # role locator would then wait for it in vain; the widget ignores a late Start.
+            self.root.locator('[data-action="start"]').dispatch_event("click")
         self.root.scroll_into_view_if_needed()
         self.wait("ready")
         return self
