@@ -2,25 +2,17 @@
 scaling chart has a light background in the light theme and a dark one in the dark theme, whether
 the theme comes from the system or from the site's toggle."""
 import re
-import struct
-import zlib
 
 from playwright.sync_api import expect
+
+from tests.support.pixels import pixel
 
 
 def _pixel(page, locator, dx=6, dy=6):
     """(r, g, b) of one pixel of the figure, `dx`, `dy` CSS pixels in from its top left corner
     (inside its border, on the chart's own background)."""
     box = locator.bounding_box()
-    png = page.screenshot(clip={"x": box["x"] + dx, "y": box["y"] + dy, "width": 1, "height": 1},
-                          scale="css")
-    chunks, at = [], 8
-    while at < len(png):                                  # PNG chunks: length, type, data, CRC
-        length, kind = struct.unpack(">I4s", png[at:at + 8])
-        chunks.append((kind, png[at + 8:at + 8 + length]))
-        at += 12 + length
-    data = zlib.decompress(b"".join(d for k, d in chunks if k == b"IDAT"))
-    return tuple(data[1:4])       # one row of one pixel: a filter byte, then the pixel as it is
+    return pixel(page, box["x"] + dx, box["y"] + dy)
 
 
 def _luminance(rgb):

@@ -3,14 +3,13 @@ chapter's two runs (five charges against Alice's $100, a stable key and a new ke
 the picture (a row of attempt squares per charge, coins in Alice's wallet and at the bank) says
 exactly what the jobs table and the ledger say; and money is written one way."""
 import re
-import struct
-import zlib
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from simulations.payments_picture import ATTEMPT_WORDS
+from tests.support.pixels import pixel
 from tests.widgets.conftest import Sim
 
 CHAPTER = "08-idempotency.html"
@@ -128,18 +127,6 @@ def test_no_key_is_labelled_none_under_every_square(page):
     sim.button("Use the chapter’s settings").click()
 
 
-def _pixel(page, x, y):
-    """(r, g, b) of the page's pixel at (x, y), CSS pixels from the viewport's top left."""
-    png = page.screenshot(clip={"x": x, "y": y, "width": 1, "height": 1}, scale="css")
-    chunks, at = [], 8
-    while at < len(png):                                  # PNG chunks: length, type, data, CRC
-        length, kind = struct.unpack(">I4s", png[at:at + 8])
-        chunks.append((kind, png[at + 8:at + 8 + length]))
-        at += 12 + length
-    data = zlib.decompress(b"".join(d for k, d in chunks if k == b"IDAT"))
-    return tuple(data[1:4])   # a filter byte, then the one pixel
-
-
 def _contrast(a, b):
     """WCAG's contrast ratio of two (r, g, b) colours."""
     def luminance(rgb):
@@ -175,7 +162,7 @@ def test_the_reply_lost_corner_stands_out_on_every_fill(page, scheme):
             square.scroll_into_view_if_needed()
             box = square.bounding_box()
             fill = _rgb(square.evaluate("(n) => getComputedStyle(n).backgroundColor"))
-            corner = _pixel(page, box["x"] + box["width"] - 2, box["y"] + 2)
+            corner = pixel(page, box["x"] + box["width"] - 2, box["y"] + 2)
             code = square.get_attribute("data-code")
             assert _contrast(corner, fill) >= 3, (scheme, code, corner, fill)
             assert _contrast(corner, around) >= 3, (scheme, code, corner, around)
