@@ -271,6 +271,8 @@ class Queue:
     # STAGE 2: the claim must first bury the jobs whose lease ran out on their last attempt
     # (self.BURY_EXPIRED: :now, :max_attempts), in the same transaction as the claim
     # (self.transaction(self.db)) and with the same `now`, so no lease can run out between.
+    # _retrying() must be able to rerun that whole transaction, and a lambda cannot hold a
+    # `with`: give it a small function of your own, written inside claim().
     # STAGE 3: when a job was claimed, that transaction also records its token as taken
     # (self.TOKEN_TAKEN), so the next claim's token is larger still.
     def claim(self, worker=None):
@@ -285,10 +287,11 @@ class Queue:
 
     # STAGE 2: record a failed attempt, with `error` (text) kept. The job becomes dead
     # (self.MARK_DEAD) when `permanent`, or when it has had self.max_attempts claims;
-    # otherwise it is queued again (self.MARK_RETRY), not claimable until the backoff for
-    # this attempt (self.backoff_base, self.backoff_cap), spread by jitter from self.rng,
-    # has passed. Set job.outcome to the new state, "dead" or "queued", and return that
-    # same string. Writes go through self._retrying(...). Read: chapter 6.
+    # otherwise it is queued again (self.MARK_RETRY), not claimable until the backoff after
+    # attempt number job.attempts (with self.backoff_base and self.backoff_cap), spread by
+    # jitter drawn from self.rng, has passed. Set job.outcome to the new state, "dead" or
+    # "queued", and return that same string. Writes go through self._retrying(...), as in
+    # ack(). Read: chapter 6.
     # STAGE 3: fenced like ack(): both writes go through _guarded().
     def fail(self, job, error, permanent=False):
         raise NotImplementedError("stage 2: write Queue.fail(job, error, permanent=False)")
