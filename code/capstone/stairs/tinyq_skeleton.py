@@ -322,7 +322,8 @@ class Queue:
     # means another worker holds the job now: no fail(), no error; job.outcome becomes
     # "lease lost" and the job is returned.
     # STAGE 4: a job its handler finished with complete() (its outcome is no longer None)
-    # is neither acked again, nor failed if the handler raises after that.
+    # is neither acked again, nor failed if the handler raises after that: the error goes
+    # no further (ours writes it to `log`), and the job is returned, its outcome "done".
     # (Optional, not checked: ours hands the job back with release() when the handler's
     # error is_busy(), the database's fault rather than the job's.)
     def work_one(self, worker=None):
