@@ -83,7 +83,7 @@ TOKEN_TAKEN = "UPDATE tokens SET last_token = last_token + 1"
 # counted, under a lease that covers [now, now + lease], with claimed_at and claimed_by
 # saying when and by whom. Which job: a running one whose lease ran out (now is past its
 # locked_until) comes before a queued one whose run_at has come; among several of a kind,
-# the one waiting longest, then the smallest id. Why lease-expired jobs first: that job was
+# the one waiting longest (earliest locked_until, or earliest run_at), then the smallest id. Why lease-expired jobs first: that job was
 # handed out once already and its worker is presumed dead; taking it next means a crash
 # costs it one lease of waiting, not a lease plus the whole line of queued jobs. check.py
 # accepts either order, so a claim that prefers queued jobs passes too; it is just less
@@ -121,6 +121,7 @@ UPDATE jobs SET status = 'queued', run_at = :now, locked_until = NULL, attempts 
 
 # STAGE 3: an exception class LeaseLost, the one _guarded() raises when a finish found
 # the job no longer held by its claim (chapter 9, stage 3, shows a class of your own).
+
 
 class Permanent(Exception):
     """Raise it in a handler when trying again cannot help (a card declined, an address
