@@ -54,9 +54,10 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         "kind": "index", "url": INDEX, "title": theme.site["title"], "prev": None, "next": first,
         "sims": [], "toc": []})
     single = {p.chapter.source: p.section_id for p in chapters}
+    guide_ids = {*single.values(), *(f"{p.section_id}-{i}" for p in chapters for i in p.env["ids"])}
     parts = [{
         "id": p.section_id, "number": p.chapter.number, "title": p.chapter.title, "label": p.chapter.label,
-        "body": Markup(render_chapter(md, p, single)),
+        "body": Markup(render_chapter(md, p, single, guide_ids)),
         "toc": [dict(h, id=f"{p.section_id}-{h['id']}") for h in p.headings if h["level"] == 2],
     } for p in chapters]
     in_guide = [dict(item, url=f"#{p.section_id}") for item, p in zip(nav, chapters)]
