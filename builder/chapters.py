@@ -36,6 +36,12 @@ class ParsedChapter:
         return [t.meta["id"] for t in self.tokens if t.type == "colon_pause_open" and "id" in t.meta]
 
     @property
+    def has_answers(self) -> bool:
+        """True if the chapter has answers a student copy leaves out of print: a pause box's or a
+        drills box's (`::: answer`), or a predict-then-run box's."""
+        return any(t.type in ("colon_answer_open", "predict") for t in self.tokens)
+
+    @property
     def check_ids(self) -> list[str]:
         """The ids of what the reader answers in the chapter, in order: its pause-and-check boxes,
         then its predict-then-run boxes (the progress marks count both)."""

@@ -43,7 +43,7 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         page = {
             "kind": "chapter", "url": parsed.chapter.url, "title": parsed.chapter.title,
             "number": parsed.chapter.number, "label": parsed.chapter.label, "minutes": parsed.minutes,
-            "body": Markup(render_chapter(md, parsed)),
+            "answers": parsed.has_answers, "body": Markup(render_chapter(md, parsed)),
             "toc": [h for h in parsed.headings if h["level"] in TOC_LEVELS],
             "prev": previous, "next": following, "sims": parsed.sims, "aliases": parsed.env["aliases"],
             "description": summary_sentence(parsed) or theme.site["description"],
