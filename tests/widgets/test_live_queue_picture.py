@@ -211,7 +211,7 @@ def test_kill_and_restart_on_the_picture_by_keyboard_and_the_cards_agree(page):
     assert page.evaluate(FOCUSED) == "Kill worker 2"
     assert kill.evaluate("button => button.matches(':focus-visible') && getComputedStyle(button).outlineStyle !== 'none'")
     page.keyboard.press("Enter")
-    card = sim.part("workers").locator('[data-worker="2"]')
+    card = sim.part("workers").locator('.lq-worker[data-worker="2"]')
     expect(card).to_have_attribute("data-state", "killed", timeout=TIMEOUT)
     expect(sim.root.locator(".lqp-worker").nth(1)).to_have_attribute("data-state", "killed", timeout=TIMEOUT)
     expect(card.locator(".lq-worker-job")).to_have_text("Dead")

@@ -8,7 +8,7 @@
 // How much of its box a worker's buttons take (room(), by the box's width):
 //   words   "Kill", then "Stall" (or "Restart" once it is dead), at the box's right end
 //   icons   ✕, then ❚❚ (or ↻), 24 px each; their words are their names and tooltips
-//   one     one button in place of the worker's name, "✕ 5" (or "↻ 5" once it is dead): 64
+//   one     one button in place of the worker's name, "✕5" (or "↻5" once it is dead): 64
 //           workers on a phone. Stall is then on the worker's card, under the picture.
 // A button that would go away while it has the keyboard's focus stays, saying no (aria-disabled:
 // pressed, the simulation refuses it in words), until the focus leaves it: the focus is never lost,
@@ -22,7 +22,7 @@ const GAP = 4;
 const ROOMS = {
   words: { first: 36, second: 56, face: { kill: "Kill", stall: "Stall", restart: "Restart" } },
   icons: { first: 24, second: 24, face: { kill: "✕", stall: "❚❚", restart: "↻" } },
-  one: { first: 34, second: 0, face: { kill: "✕", stall: "", restart: "↻" } },
+  one: { first: 30, second: 0, face: { kill: "✕", stall: "", restart: "↻" } },
 };
 const ACTIONS = ["kill", "stall", "restart"];
 
@@ -61,7 +61,7 @@ export class WorkerButtons {
       const top = spot.y + Math.round((spot.height - BUTTON_H) / 2);
       // Each place holds one button at a time: the one kept for the focus, else the first wanted.
       const places = kind === "one"
-        ? [[spot.x + 3, size.first, [["kill", !dead], ["restart", dead]]]]
+        ? [[spot.x + 2, size.first, [["kill", !dead], ["restart", dead]]]]
         : [[spot.x + spot.width - size.second - GAP - size.first - GAP, size.first, [["kill", true]]],
            [spot.x + spot.width - size.second - GAP, size.second, [["restart", dead], ["stall", stall && !dead]]]];
       const shown = new Set();
@@ -73,7 +73,7 @@ export class WorkerButtons {
         shown.add(button);
         place(button, x, top, width);
         setAttr(button, "aria-disabled", allowed.has(pick[0]) ? null : "true");
-        setText(button, kind === "one" ? `${size.face[pick[0]]} ${w.id}` : size.face[pick[0]]);
+        setText(button, kind === "one" ? `${size.face[pick[0]]}${w.id}` : size.face[pick[0]]);
       }
       for (const name of ACTIONS) {
         const button = set[name];

@@ -173,7 +173,7 @@ export class QueuePicture {
       setText(cell.state, state);
       setAttr(cell.state, "x", wide ? (inner < 260 ? 80 : 90) : 32);
       setAttr(cell, "data-lost", lost ? "true" : null);
-      const tokenX = wide ? Math.min(inner - 6 - TOKEN_W - 8, 220) : inner - 6 - TOKEN_W - 3;
+      const tokenX = wide ? Math.min(inner - 6 - TOKEN_W - 8, 220) : inner - 6 - TOKEN_W - (kind === "one" ? 1 : 3);
       if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : "", wide]);
       // The lease left in words beside the token, or (in a narrower box) before it, shorter.
       let lease = "";
