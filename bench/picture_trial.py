@@ -297,10 +297,11 @@ def run(browser, site, out, keys):
     return shots
 
 
-def write(out, shots):
+def write(out, shots, keys):
+    shot = ("the live queue's and payments' whole figure, with its key" if keys else
+            "the picture alone, with the labels drawn inside it (no separate key)")
     truth = ["# Glance trial: the truth for each picture", "",
-             "Read from the snapshot each picture drew (Python's state). Each shot is the picture "
-             "alone, with the labels drawn inside it.", ""]
+             f"Read from the snapshot each picture drew (Python's state). Each shot is {shot}.", ""]
     questions = ["# Glance trial: questions", "",
                  "Look at each picture for two seconds, then answer without looking again.", ""]
     for number, name, chapter, embed, how, did, lines, alt in shots:
@@ -330,7 +331,7 @@ def main():
             browser.close()
     finally:
         server.shutdown()
-    write(args.out, shots)
+    write(args.out, shots, args.keys)
     print(f"{len(shots)} pictures in {args.out / 'shots'}; truth.md and questions.md beside them")
 
 
