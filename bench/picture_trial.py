@@ -92,6 +92,9 @@ class Widget:
             if name == "play":
                 button.click()   # Pause
             self.settle()
+        elif name == "steps":   # Step until the JS `test` of the snapshot holds
+            while not self.js(f"([id]) => (s => {args[0]})(window.__sims[id].s)"):
+                self.press('[data-action="step"]')
         elif name == "key":
             self.root.locator(f'[data-part="{args[0]}"]').focus()
             self.page.keyboard.press(args[1])
@@ -209,14 +212,14 @@ TRUTH = {"live-queue": live_queue_truth, "race": race_truth, "crash-timing": cra
 # --- the stories --------------------------------------------------------------------------------
 # Each is a list of moves: (data-action, times) clicks that control and waits for each snapshot;
 # ("kill", n) kills worker n; ("speed", x); ("field", label, value); ("play", until) plays until the
-# snapshot `s` makes the JS `until` true, then pauses; ("wait", test); ("key", part, key) presses a
+# snapshot `s` makes the JS `until` true, then pauses; ("steps", until) steps until it does; ("wait", test); ("key", part, key) presses a
 # key on a part; ("shot", moment, what the reader did) takes the picture.
 KILL_1 = [("step", 5), ("kill", 1), ("step", 3),
           ("shot", "ch4-killed", "Step 5 times, Kill worker 1 (holding job 1), Step 3 times"),
-          ("speed", "10"), ("play", "s.time >= 50"), ("speed", "1"),
-          ("play", "s.picture.running.some(j => j.id === 1 && j.attempts > 1 && j.worker)"),
-          ("shot", "ch4-moved", "Speed 10x, Play to about 50 s, Speed 1x, Play until job 1's 60 s lease "
-                                "ran out and another worker claimed it, Pause")]
+          ("speed", "10"), ("play", "s.time >= 40"), ("speed", "1"), ("play", "s.time >= 59.5"),
+          ("steps", "s.picture.running.some(j => j.id === 1 && j.attempts > 1 && j.worker)"),
+          ("shot", "ch4-moved", "Speed 10x, Play to about 40 s, Speed 1x, Play to about 59.5 s, Pause, then "
+                                "Step until job 1's 60 s lease ran out and another worker claimed it")]
 KILL_2 = [("speed", "0.25"), ("step", 10), ("kill", 2), ("step", 30),
           ("shot", "ch5-waits", "Speed 0.25x, Step 10 times (1 s), Kill worker 2, Step 30 times"),
           ("step", 12), ("shot", "ch5-moved", "12 more Steps: after the dead worker's lease ran out")]
