@@ -112,8 +112,11 @@ def ids(jobs):
     return ", ".join(str(j["id"]) for j in jobs) or "none"
 
 
-def live_queue_truth(s):
+def live_queue_truth(s, shown=None):
+    """`shown`: the figure's data-*-shown, how many tokens of each pile the picture had room for."""
     p, emails = s["picture"], {row["id"]: row["emails"] for row in s["jobs"]}
+    for pile in ("done", "dead"):
+        p[pile] = p[pile][:int((shown or {}).get(f"{pile}Shown", len(p[pile])))]
     loose = [j for j in p["running"] if j["worker"] is None and (j["dropped_by"] is None or j["lease_left"] == 0)]
     lines = [f"Queue: {p['counts']['queued']} queued (drawn left to right: {ids(loose + p['queued'])})"
              + (f"; job {ids(loose)} back in the queue, its lease ran out" if loose else "")]
@@ -292,7 +295,9 @@ def run(browser, site, out, keys):
                     widget.js(hide % "''", KEY[sim])
                 s = widget.js("([id]) => window.__sims[id].s")
                 alt = widget.root.locator(".lqp-svg").get_attribute("aria-label") if sim == "live-queue" else None
-                shots.append((len(shots) + 1, sim, chapter, embed, how, did, TRUTH[sim](s), alt))
+                shown = widget.root.locator("figure.lqp").evaluate("f => ({...f.dataset})") if sim == "live-queue" else None
+                truth = live_queue_truth(s, shown) if shown else TRUTH[sim](s)
+                shots.append((len(shots) + 1, sim, chapter, embed, how, did, truth, alt))
                 print(f"{path.name} {sim} ch{chapter} {moment} ({how}) at {s['time']} s", flush=True)
                 if only is not None and not (moments - {moment}) & only:
                     break
