@@ -25,12 +25,13 @@ def test_a_guess_comes_first_then_the_run_says_whether_it_was_right(module_page,
     expect(result).to_have_text("Choose or type your prediction first.")
 
     box.get_by_role("button", name="Show me the moment").click()
-    expect(result).to_contain_text("paused at 1 s", timeout=READY)
+    expect(result).to_contain_text("paused at 1 s", timeout=RUN)
     sim = Sim(page, id="sim-kill-a-worker")
     expect(sim.part("log")).to_contain_text("was killed")
-    sim.button("Play").click()                                       # held back until the guess is in
-    expect(result).to_contain_text("Lock in your prediction first")
-    expect(sim.part("time")).to_have_text("1 s")
+    # The moment is shown, not only said: the picture comes into view, the focus is on the outcome.
+    expect(sim.part("picture")).to_be_in_viewport()
+    expect(sim.part("outcome")).to_be_focused()
+    expect(sim.part("announce")).to_contain_text("Paused at 1 s")
 
     box.get_by_role("radio", name="5 emails").check()
     box.get_by_role("button", name="Lock in and run").click()
@@ -63,3 +64,35 @@ def test_a_typed_guess_is_checked_against_the_run(module_page, real_site):
     expect(box.get_by_role("status")).to_contain_text(
         "Right: you predicted 0, and the run ended with 0 duplicate charges", timeout=RUN)
     expect(box.locator("details.predict-answer")).to_have_attribute("open", "")
+
+
+def test_after_the_moment_the_simulation_is_the_readers_again(module_page, real_site):
+    """Learner trial: after "Show me the moment", Play was held back (the page jumped to the box)
+    and Reset did not free it; after a prediction run, Reset left that run's lines in the log."""
+    page = module_page
+    page.goto(real_site.at(f"{LEASES}#predict-emails-after-a-kill"))
+    box = page.locator("#predict-emails-after-a-kill")
+    page.wait_for_selector("#predict-emails-after-a-kill[data-predict-ready]", timeout=READY)
+    box.get_by_role("button", name="Show me the moment").click()
+    expect(box.get_by_role("status")).to_contain_text("paused at 1 s", timeout=RUN)
+    sim = Sim(page, id="sim-kill-a-worker")
+    sim.button("Play").click()                                       # plays on: no gate, no jump
+    expect(sim.button("Pause")).to_be_in_viewport()               # the page stayed at the simulation
+    expect(sim.part("time")).not_to_have_text(re.compile(r"^[01] s$"), timeout=RUN)
+    sim.button("Pause").click()
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 s")
+    expect(sim.part("log")).not_to_contain_text("was killed")        # Reset clears the log
+    sim.button("Play").click()
+    expect(sim.part("time")).not_to_have_text(re.compile(r"^0 s$"), timeout=RUN)
+    expect(sim.button("Pause")).to_be_in_viewport()
+    sim.button("Pause").click()
+
+    box.get_by_role("radio", name="6 emails").check()                # a prediction run, then Reset
+    box.get_by_role("button", name="Lock in and run").click()
+    expect(box.get_by_role("status")).to_contain_text("Right: you predicted 6", timeout=RUN)
+    expect(sim.part("log")).to_contain_text("was killed")
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 s")
+    expect(sim.part("log")).not_to_contain_text("was killed")
+    expect(sim.part("log")).to_contain_text("Started again from the beginning")

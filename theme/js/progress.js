@@ -3,7 +3,7 @@
 // answers they opened, and the predict-then-run boxes they ran: predict.js's `predicted`;
 // a link's data-pauses is how many of both its chapter has), and where
 // they were, so the contents can mark each chapter and offer "Resume where you left off".
-// "Forget my progress" clears it. Without scripts (or storage) none of this shows.
+// "Forget my progress" clears it, with an Undo for a while. Without scripts (or storage) none of this shows.
 const KEY = "guide-progress";
 const sidebarCurrent = document.querySelector('.chapter-list a[aria-current="page"][data-progress-url]');
 const chapter = document.querySelector("article.chapter") && sidebarCurrent
@@ -97,17 +97,61 @@ function update(change) {
   show();
 }
 
-document.querySelector('[data-action="clear-progress"]')?.addEventListener("click", () => {
+// "Forget my progress" keeps what it forgot in memory, with an "Undo" beside it for a while (an
+// accidental click loses nothing); the status line says so, and the focus goes to Undo.
+const UNDO_MS = 30_000;
+let undoTimer = 0;
+
+function announce(text) {
+  const status = document.querySelector('[data-part="progress-status"]');
+  if (status) status.textContent = text;
+}
+
+function undoBox() {
+  let box = document.querySelector('[data-part="progress-undo"]');
+  if (box) return box;
+  box = document.createElement("p");
+  box.className = "progress-undo";
+  box.dataset.part = "progress-undo";
+  box.hidden = true;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "progress-clear";
+  button.textContent = "Undo";
+  box.append("Progress forgotten. ", button);
+  document.querySelector('[data-part="progress-box"]')?.after(box);
+  return box;
+}
+
+function forget() {
+  let kept = null;
   try {
+    kept = localStorage.getItem(KEY);
     localStorage.removeItem(KEY);
   } catch {
     // nothing was kept
   }
   show();
-  const status = document.querySelector('[data-part="progress-status"]');
-  if (status) status.textContent = "Your progress is forgotten.";
-  document.getElementById("main")?.focus();   // the button is gone: the focus goes on to the text
-});
+  const box = undoBox();
+  box.hidden = !kept;
+  const hide = () => { box.hidden = true; };
+  clearTimeout(undoTimer);
+  undoTimer = setTimeout(hide, UNDO_MS);
+  box.querySelector("button").onclick = () => {
+    clearTimeout(undoTimer);
+    hide();
+    save(JSON.parse(kept));
+    show();
+    announce("Your progress is back.");
+    document.querySelector('[data-action="clear-progress"]')?.focus();
+  };
+  announce(kept ? `Your progress is forgotten. Undo brings it back, for ${UNDO_MS / 1000} seconds.`
+                : "Your progress is forgotten.");
+  if (kept) box.querySelector("button").focus();
+  else document.getElementById("main")?.focus();   // the button is gone: the focus goes on to the text
+}
+
+document.querySelector('[data-action="clear-progress"]')?.addEventListener("click", forget);
 
 if (chapter) {
   const title = sidebarCurrent.querySelector(".chapter-title")?.textContent || document.title;
@@ -124,16 +168,17 @@ if (chapter) {
     });
   });
 
-  // Read: the end of the chapter came into view.
-  const end = document.querySelector(".prevnext-bottom") || document.querySelector(".chapter-body > :last-child");
-  if (end) {
-    const watcher = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting)) return;
-      watcher.disconnect();
-      update((data) => { entry(data, chapter).read = true; });
-    });
-    watcher.observe(end);
-  }
+  // Read: the reader has reached the end of the chapter's text (its last drawn block is at or
+  // above the bottom of the window) by their own scrolling, checked when a scroll settles. Not an
+  // observer of the end coming into view: a simulation taken full screen leaves the page's flow,
+  // the text below it moves up behind it, and the chapter counted as read where the reader was
+  // only three quarters down (learner trial, chapter 8).
+  const blocks = [...document.querySelectorAll(".chapter-body > *")];
+  const reachedEnd = () => {
+    if (document.documentElement.classList.contains("has-fullscreen-sim")) return false;
+    const last = blocks.findLast((block) => block.getClientRects().length > 0);
+    return Boolean(last) && last.getBoundingClientRect().top < innerHeight;
+  };
 
   // Where the reader is: the last section heading above the top of the window.
   const headings = [...document.querySelectorAll(".chapter-body :is(h2, h3)[id]")];
@@ -141,7 +186,9 @@ if (chapter) {
   const remember = () => {
     timer = 0;
     const passed = headings.filter((h) => h.getBoundingClientRect().top <= 120).pop();
+    const read = reachedEnd();
     update((data) => {
+      if (read) entry(data, chapter).read = true;
       data.last = { url: chapter, id: passed ? passed.id : "", title: label,
                     section: passed ? passed.textContent.trim() : "" };
     });

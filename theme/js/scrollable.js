@@ -1,7 +1,21 @@
 // A block wider than the column (code, a diagram, a table) scrolls sideways; while it does, it
 // takes keyboard focus, so it can be scrolled with the arrow keys, not only with a mouse.
 // https://dequeuniversity.com/rules/axe/4.10/scrollable-region-focusable
+// A simulation's table box (already focusable: it also scrolls down) says so when it scrolls
+// sideways: a shadow on its right edge and the words "Scroll sideways for more" above it, shown
+// only while it overflows (issue 22: "a table that scrolls sideways says so").
 const SCROLLERS = ".code-block pre, .diagram-art, .prose table";
+const CUED = ".sim-table-box";
+
+function cue(box) {
+  if (box.previousElementSibling?.classList.contains("scroll-cue")) return box.previousElementSibling;
+  const words = document.createElement("p");
+  words.className = "scroll-cue";
+  words.setAttribute("aria-hidden", "true");   // for the eye: the table's cells read in order anyway
+  words.textContent = "Scroll sideways for more →";
+  box.before(words);
+  return words;
+}
 
 // Every width is read before any attribute is written: one layout, not one per block. A block
 // that is not drawn (inside a closed <details>) reports a width of 0 and is checked when it opens.
@@ -9,8 +23,17 @@ const watcher = new ResizeObserver((entries) => {
   const drawn = entries.filter((entry) => entry.contentRect.width > 0).map((entry) => entry.target);
   const scrolls = drawn.map((element) => element.scrollWidth > element.clientWidth + 1);
   drawn.forEach((element, i) => {
-    if (scrolls[i]) element.setAttribute("tabindex", "0");
+    if (element.matches(CUED)) {
+      element.toggleAttribute("data-scrolls-sideways", scrolls[i]);
+      cue(element).classList.toggle("is-shown", scrolls[i]);
+    } else if (scrolls[i]) element.setAttribute("tabindex", "0");
     else element.removeAttribute("tabindex");
   });
 });
 document.querySelectorAll(SCROLLERS).forEach((element) => watcher.observe(element));
+// A table's width changes with its rows: watch the table inside the box too.
+document.querySelectorAll(CUED).forEach((box) => {
+  watcher.observe(box);
+  const table = box.querySelector("table");
+  if (table) new ResizeObserver(() => { watcher.unobserve(box); watcher.observe(box); }).observe(table);
+});

@@ -110,6 +110,7 @@ export class Playback {
     this.say("");
     const reply = await this.send({ op: "act", name: "reset", args: {} });
     if (!reply.ok) return this.bug(reply);
+    this.log.clear();   // the log tells this run only, as the table does (an earlier run's lines would mislead)
     this.log.note("Started again from the beginning.");
     this.announce("Started again from the beginning.");
     this.started(reply.snapshot);

@@ -6,14 +6,14 @@
 // like a pause box's answer until then), and remembers the answer in this browser (progress.js's
 // record, under `predicted`: a check answered, counted in the chapter's progress marks).
 //
-// While a box waits for its guess after "Show me the moment" (the run set up to the moment the
-// question is about), the widget's Play, Step and "Run to the end" are held back: the run
-// continues only once the guess is in.
+// "Show me the moment" sets the run up to the moment the question is about, brings the
+// simulation's picture into view and moves the focus to its outcome. The simulation stays the
+// reader's: its Play, Step and Reset are never held back (a reader who plays on has simply
+// looked; "Lock in and run" then sets the moment up again before it runs).
 
 import { readLink } from "./permalink.js";
 
 const KEY = "guide-progress";
-const HELD = new Set(["play", "step", "finish"]);
 
 /** Wire every challenge box; `widgetFor(root)` starts a simulation and resolves to its widget. */
 export default function challenges(boxes, widgetFor) {
@@ -39,23 +39,10 @@ class Challenge {
     });
     this.form.querySelector('[data-action="moment"]')?.addEventListener("click", () => this.showMoment());
     this.root.addEventListener("sim-snapshot", (event) => this.seen(event.detail));
-    // Held back until the guess is in: the widget's own buttons that move the run on.
-    this.root.addEventListener("click", (event) => {
-      const button = event.target.closest("button[data-action]");
-      if (!this.waiting || !button || !HELD.has(button.dataset.action)) return;
-      event.stopPropagation();
-      event.preventDefault();
-      this.say("Lock in your prediction first: the run goes on once you have.");
-      this.field().focus();
-    }, true);
     this.setLocked(false);                 // written disabled: a press before this module came is nothing
     this.box.dataset.predictReady = "true";
     const earlier = recall(this.box.id);
     if (earlier) this.say(`Earlier you predicted ${earlier.guess}, and you were ${earlier.right ? "right" : "wrong"}. Lock in a new prediction to run it again.`);
-  }
-
-  get waiting() {
-    return this.guess === null && this.box.dataset.predict === "waiting";
   }
 
   field() {
@@ -78,7 +65,8 @@ class Challenge {
     return null;
   }
 
-  /** Set the run up to the moment the question is about, and hold it there until the guess is in. */
+  /** Set the run up to the moment the question is about, and show it: the picture in view, the
+      focus on the outcome (read out), the box saying to lock in a guess to run on. */
   async showMoment() {
     if (this.running) return;
     this.running = true;
@@ -91,9 +79,24 @@ class Challenge {
     this.moment = { time: widget.snapshot.time, actions: widget.actions.length };
     this.running = false;
     this.setLocked(false);
-    this.say(`The simulation is paused at ${Number(widget.snapshot.time.toFixed(2))} s, the moment the question is about. ` +
+    const at = Number(widget.snapshot.time.toFixed(2));
+    this.say(`The simulation is paused at ${at} s, the moment the question is about. ` +
              "Lock in your prediction to run on.");
-    this.field().focus();
+    this.show(widget, `Paused at ${at} s, the moment the question is about.`);
+  }
+
+  /** Bring the simulation's picture into view (smoothly unless the reader asked for less motion)
+      and put the focus on its outcome, saying `words` on the widget's status line. */
+  show(widget, words) {
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const picture = this.root.querySelector('[data-part="picture"]') || this.root;
+    picture.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
+    const outcome = this.root.querySelector('[data-part="outcome"]');
+    if (outcome) {
+      if (!outcome.hasAttribute("tabindex")) outcome.setAttribute("tabindex", "-1");
+      outcome.focus({ preventScroll: true });
+    }
+    widget.announce(`${words} ${widget.snapshot.outcome || ""}`.trim());
   }
 
   async lockIn() {
