@@ -66,12 +66,14 @@ def parse_chapter(md: MarkdownIt, chapter: Chapter, file: Path, shown: str, prob
     return ParsedChapter(chapter, shown, md.parse(text, env), env)
 
 
-def render_chapter(md: MarkdownIt, parsed: ParsedChapter, single: dict | None = None) -> str:
+def render_chapter(md: MarkdownIt, parsed: ParsedChapter, single: dict | None = None,
+                   before_first_embed: str = "") -> str:
     """The chapter's body HTML: for its own page, or (with `single`, {source: section id}) for
     the all-in-one page, where ids are prefixed, headings go one level down, links between
     chapters stay within the page, and a simulation is a card that links to it on the chapter's
-    own page (`live_page`)."""
-    env = dict(parsed.env)
+    own page (`live_page`). `before_first_embed` (HTML) goes just before the first live embed
+    (the simulations' stylesheet: builder/pages.py)."""
+    env = dict(parsed.env, before_first_embed=before_first_embed)
     if single is not None:
         env.update(id_prefix=f"{parsed.section_id}-", heading_shift=1, chapter_ids=single,
                    live_page=parsed.chapter.url)

@@ -10,7 +10,8 @@ markdown-it passes one `env` dict to every rule of one document. Ours holds:
   embed that declares its own id, kept as an anchor so links made before it had one still work;
 - at render time, `id_prefix` (e.g. "ch5-" on the all-in-one page, where chapters share one
   document), `heading_shift` (1 there: a chapter's `##` becomes `<h3>`), and `chapter_ids`
-  ({source file: section id}) so links between chapters become links within the page.
+  ({source file: section id}) so links between chapters become links within the page; and
+  `before_first_embed` (HTML): what the first live embed puts before itself, then takes away.
 """
 from __future__ import annotations
 
