@@ -5,7 +5,7 @@ theme/
   templates/       base.html and one template per kind of page; sim/ for simulation embeds
   css/*.css        concatenated in name order into two bundles: assets/site.css (every page; tokens
                    first) and assets/sims.css (80-89: the simulations' embeds and widgets), which only
-                   pages that embed a simulation load, after site.css (templates/base.html)
+                   pages that embed a simulation load, inside their first embed's stage (builder/pages.py)
   js/*.js          the site's scripts, one per feature: theme-init.js (run before the first paint)
                    written into every page's <head> as an inline script, its sha256 hash in the page's
                    Content-Security-Policy (INLINE_HEAD), so the first paint waits for no request of
