@@ -111,6 +111,7 @@ def build_bare(ours: Path, into: Path) -> None:
     """Our page's <main> alone, in a page with no stylesheet and no script."""
     page = (ours / f"{CHAPTER}.html").read_text(encoding="utf-8")
     main = re.search(r"<main\b.*?</main>", page, re.S).group(0)
+    main = re.sub(r"<link\b[^>]*>\n?", "", main)   # the simulations' stylesheet, linked inside the first stage
     into.mkdir()
     (into / f"{CHAPTER}.html").write_text(
         f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
