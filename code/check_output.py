@@ -242,8 +242,11 @@ def main(argv=None) -> int:
             print(f"Matches {name}: your output is what the guide shows (process ids and timings aside)."
                   + (" Your ^C shows at another line than the guide's, which is not counted." if moved else ""))
             return 0
-    name, _, want, got = results[0]
-    print(f"Does not match {name}" + (f" (nor {', '.join(n for n, *_ in results[1:])})" if len(results) > 1 else "")
+    # Several blocks share the name's start: the difference is shown against the one the run
+    # comes closest to, as a reader means it.
+    name, _, want, got = max(results, key=lambda r: difflib.SequenceMatcher(None, r[2], r[3]).ratio())
+    others = [n for n, *_ in results if n != name]
+    print(f"Does not match {name}" + (f" (nor {', '.join(others)})" if others else "")
           + ". Lines starting '-' are the guide's, '+' yours (ids and timings shown as <pid> and <t>;"
             " a '...' line in the guide stands for any lines):")
     for line in difflib.unified_diff(*without_interrupts(want, got), "the guide", "your run",

@@ -33,7 +33,8 @@ def embeds():
             for line in header.splitlines():
                 if ":" in line:
                     key, value = line.split(":", 1)
-                    params[key.strip()] = scalar(value)
+                    if key.strip() != "print":   # the printed run's moves (sim_print.py), not a parameter
+                        params[key.strip()] = scalar(value)
             found.append(pytest.param(match.group(1), params,
                                       id=f"{path.stem}:{match.group(1)}:{len(found)}"))
     return found

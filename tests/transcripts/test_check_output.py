@@ -41,6 +41,16 @@ def test_a_different_count_fails_and_shows_the_difference():
     assert "+3 accounts created, 2 welcome emails sent" in result.stdout
 
 
+def test_a_names_start_shows_the_difference_against_the_block_the_run_comes_closest_to():
+    """Teacher trial: `check_output.py ex03 mine.txt` with one line changed compared the run with
+    ex03-quit, the first block by name, and told the student to delete every [worker] line."""
+    mine = GUIDE_SHOWS.replace("3 accounts created, 3 welcome emails sent", "3 accounts created, 2 welcome emails sent")
+    result = _check("ex03", stdin=mine)
+    assert result.returncode == 1
+    assert result.stdout.startswith("Does not match ex03-run (nor ex03-quit"), result.stdout
+    assert "+3 accounts created, 2 welcome emails sent" in result.stdout
+
+
 def test_an_unknown_name_is_a_clear_usage_error():
     result = _check("ex3-run", stdin="")
     assert result.returncode == 2 and "no transcript called 'ex3-run'" in result.stderr

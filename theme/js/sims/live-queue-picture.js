@@ -1,15 +1,14 @@
 // live-queue's picture: the queue as a lane of job tokens, one box per worker holding the token of
 // the job it works on (its lease drawn as a ring draining around it), and the done and dead piles.
-// A token is one SVG group per job, kept while the job is shown and moved by a CSS transition,
-// so a claimed job glides from the lane to its worker and on to a pile (a step, with reduced
-// motion: 86-picture-live-queue.css). Everything comes from the snapshot's "picture"
+// The tokens themselves are live-queue-tokens.js's; this module places them, draws the bands, the
+// worker boxes and the labels, and says it all in words. Everything comes from the snapshot's "picture"
 // (simulations/live_queue_picture.py): a few dozen tokens and the counts, never one per job.
 // Drawn at most once per animation frame; the same words are in the svg's aria-label.
 
 import { plural, seconds, setAttr, setText, svg, thousands } from "./dom.js";
+import { buttonsWidth, room, WorkerButtons } from "./live-queue-buttons.js";
+import { ordinal, TOKEN_H, TOKEN_W, Tokens } from "./live-queue-tokens.js";
 
-const TOKEN_W = 36;          // a job token (px; the svg is drawn at the size it is shown)
-const TOKEN_H = 22;
 const STEP = TOKEN_W + 8;    // one token to the next in a lane or a pile
 const PAD = 8;
 const BAND = 54;             // the queue's band and the piles' band: a label, then a row of tokens
@@ -18,7 +17,6 @@ const ROW_COMPACT = 30;      // one row of compact worker boxes (many workers on
 const GAP = 16;              // between the bands
 const PILES = 72;            // the piles' band: a label, a row of tokens, the duplicate emails
 
-const MAX_SPARE = 200;       // tokens kept for reuse
 const MIN_CELL = 76;         // the narrowest worker box: its name and a token
 
 function wanted(n) {
@@ -43,12 +41,6 @@ export function pictureHeight(n, width) {
   return BAND + PILES + 2 * GAP + Math.ceil(n / columns(n, width)) * (compact(n, width) ? ROW_COMPACT : ROW);
 }
 
-/** "2nd", "3rd", "11th": which try a token is on. */
-function ordinal(n) {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
-}
-
 export class QueuePicture {
   constructor(figure) {
     this.figure = figure;
@@ -56,14 +48,15 @@ export class QueuePicture {
     this.width = 0;
     this.snapshot = null;
     this.frame = 0;
-    this.tokens = new Map();     // job id -> its <g>
-    this.spare = [];             // tokens no job uses now, kept to be reused (at 10x, dozens a frame)
     this.cells = [];             // one <g> per worker
     this.layers = {};
     for (const name of ["labels", "workers", "tokens"]) {
       this.layers[name] = svg("g", { class: `lqp-${name}` });
       this.svg.append(this.layers[name]);
     }
+    this.tokens = new Tokens(this.layers.tokens);
+    this.buttons = new WorkerButtons(this.svg, () => this.request());   // Kill, Stall, Restart
+    this.ready = false;
     this.labels = {};
     this.rail = svg("rect", { class: "lqp-rail", x: PAD - 4, y: 18, height: TOKEN_H + 8, rx: 6 });
     this.layers.labels.append(this.rail);
@@ -84,15 +77,20 @@ export class QueuePicture {
 
   /** A new run: its tokens start where they are, without gliding from the last run's places. */
   clear() {
-    for (const node of this.tokens.values()) node.remove();
     this.tokens.clear();
-    this.spare = [];
   }
 
-  /** Draw `snapshot` at the next animation frame (once, however many arrive before it). */
-  show(snapshot) {
+  /** Draw `snapshot` at the next animation frame (once, however many arrive before it); the
+      buttons on the workers' boxes work when `ready` (the widget's state). */
+  show(snapshot, ready) {
     this.snapshot = snapshot;
+    this.ready = ready;
     this.request();
+  }
+
+  /** How much room the workers' boxes give their buttons now (live-queue-buttons.js room()). */
+  buttonRoom() {
+    return this.width && this.snapshot ? room(Math.floor((this.width - 2 * PAD) / columns(this.snapshot.workers.length, this.width))) : "words";
   }
 
   request() {
@@ -141,6 +139,11 @@ export class QueuePicture {
     }
     const running = new Map(p.running.map((job) => [job.id, job]));
     const refused = new Map(p.refused.map((r) => [r.worker, r]));
+    // Each box's buttons at its right end (or, the narrowest, in place of its name): the rest of
+    // the box is laid out in the `inner` px left of them.
+    const kind = room(cellW);
+    const inner = cellW - buttonsWidth(kind);
+    const spots = [];
     s.workers.forEach((w, index) => {
       const x = PAD + (index % cols) * cellW;
       const y = workersTop + Math.floor(index / cols) * row;
@@ -149,15 +152,16 @@ export class QueuePicture {
       setAttr(cell, "data-state", w.state);
       setAttr(cell.box, "width", cellW - 6);
       setAttr(cell.box, "height", row - (small ? 4 : 6));
-      const wide = cellW >= 170;
-      setText(cell.name, wide ? `Worker ${w.id}` : cellW < 84 ? String(w.id) : `W${w.id}`);
+      spots.push({ x, y, width: cellW - 6, height: row - (small ? 4 : 6) });
+      const wide = inner >= 170;
+      setText(cell.name, kind === "one" ? "" : wide ? `Worker ${w.id}` : inner < 84 ? String(w.id) : `W${w.id}`);
       setAttr(cell, "data-narrow", wide ? null : "true");
       setAttr(cell, "data-compact", small ? "true" : null);
       let state = w.state;
       const job = byWorker.get(w.id);
       if (w.state === "killed" && wide) state = w.restart_in !== null ? `killed, back in ${seconds(w.restart_in)} s` : "killed";
-      else if (w.state === "killed") state = "✕";
-      else if (!wide) state = "";
+      else if (w.state === "killed" && kind !== "one") state = "✕";
+      else if (!wide || (job && inner < 260)) state = "";   // a phone's box: its token says it is busy
       // A worker that still believes it holds a job another worker has taken over (a stall).
       const lost = w.job !== null && !(job && job.id === w.job && job.token === w.token);
       if (lost && wide) state = `${w.state}: lost job ${w.job}`;
@@ -167,16 +171,17 @@ export class QueuePicture {
       setAttr(cell, "data-refused", no ? no.job : null);
       if (no && wide) state = `ack of job ${no.job} refused`;
       setText(cell.state, state);
-      setAttr(cell.state, "x", wide ? 90 : 32);
+      setAttr(cell.state, "x", wide ? (inner < 260 ? 80 : 90) : 32);
       setAttr(cell, "data-lost", lost ? "true" : null);
-      const tokenX = wide ? Math.min(cellW - 6 - TOKEN_W - 8, 220) : cellW - 6 - TOKEN_W - 3;
-      if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : ""]);
+      const tokenX = wide ? Math.min(inner - 6 - TOKEN_W - 8, 220) : inner - 6 - TOKEN_W - (kind === "one" ? 1 : 3);
+      if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : "", wide]);
       // The lease left in words beside the token, or (in a narrower box) before it, shorter.
       let lease = "";
-      const roomy = cellW - tokenX > 150;
+      const roomy = inner - tokenX > 150;
       if (job && wide) {
         const left = `${seconds(job.lease_left)} s`;
         if (roomy) lease = job.worker === null ? `waits out its lease: ${left}` : job.lease_left > 0 ? `lease: ${left} left` : "lease ran out";
+        else if (inner < 260) lease = job.worker === null ? "" : job.lease_left > 0 ? left : "0 s";   // a phone's box: "killed" says it
         else lease = job.lease_left > 0 ? `${left} left` : "ran out";
       }
       setAttr(cell.lease, "x", roomy ? tokenX + TOKEN_W + 10 : tokenX - 8);
@@ -205,16 +210,10 @@ export class QueuePicture {
         const where = place.get(job.id);
         if (!where) continue;
         seen.add(job.id);
-        this.token(job, status, where, status === "running" ? running.get(job.id) : null);
+        this.tokens.draw(job, status, where, status === "running" ? running.get(job.id) : null);
       }
     }
-    for (const [id, node] of this.tokens) {
-      if (!seen.has(id)) {
-        node.remove();
-        this.tokens.delete(id);
-        if (this.spare.length < MAX_SPARE) this.spare.push(node);   // reused, not made anew
-      }
-    }
+    this.tokens.sweep(seen);
     // The counts, and how many tokens of each the picture has room for (for the tests).
     const shown = { queued: Math.min(p.queued.length, Math.max(0, fit - loose.length)), running: p.running.length,
                     done: Math.min(p.done.length, doneFit), dead: Math.min(p.dead.length, deadFit) };
@@ -222,6 +221,7 @@ export class QueuePicture {
       setAttr(this.figure, `data-${status}`, count);
       setAttr(this.figure, `data-${status}-shown`, shown[status]);
     }
+    this.buttons.draw(s.workers, spots, kind, { ready: this.ready, stall: !s.hidden.includes("stall") });
     setAttr(this.svg, "aria-label", describe(s, byWorker, refused));
     setAttr(this.figure, "data-time", s.time);
   }
@@ -251,50 +251,6 @@ export class QueuePicture {
     this.layers.workers.append(group);
     return group;
   }
-
-  token(job, status, [x, y, extra = ""], run) {
-    let node = this.tokens.get(job.id);
-    if (!node && this.spare.length) {
-      // A token put away earlier, for a job just shown: placed before it is added again, so it
-      // appears there (a transition runs only on an element already drawn), not gliding to it.
-      node = this.spare.pop();
-      node.style.transform = `translate(${x}px, ${y}px)`;
-      this.layers.tokens.append(node);
-      this.tokens.set(job.id, node);
-    } else if (!node) {
-      node = svg("g", { class: "lqp-token" });
-      node.track = svg("rect", { class: "lqp-ring-track", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8 });
-      node.ring = svg("rect", { class: "lqp-ring", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8, pathLength: 100 });
-      node.body = svg("rect", { class: "lqp-token-body", width: TOKEN_W, height: TOKEN_H, rx: 5 });
-      node.label = svg("text", { class: "lqp-token-id", x: TOKEN_W / 2, y: 15 });
-      // The email badge sits on the token's own top edge and its try below it, both centred on
-      // it, so in a row of tokens each is read with its own job, never its neighbour's.
-      node.badge = svg("text", { class: "lqp-badge", x: TOKEN_W / 2, y: 4 });
-      node.tries = svg("text", { class: "lqp-tries", x: TOKEN_W / 2, y: TOKEN_H + 8 });
-      node.append(node.track, node.ring, node.body, node.label, node.badge, node.tries);
-      node.style.transform = `translate(${x}px, ${y}px)`;
-      this.layers.tokens.append(node);
-      this.tokens.set(job.id, node);
-    }
-    setAttr(node, "data-job", job.id);
-    setAttr(node, "data-status", status);
-    setAttr(node, "data-worker", run && run.worker !== null ? run.worker : "");
-    setAttr(node, "data-emails", job.emails);
-    setAttr(node, "class", `lqp-token lqp-${status}${extra ? ` lqp-${extra}` : ""}${job.attempts > 1 || (status === "queued" && job.attempts) ? " lqp-again" : ""}`);
-    const move = `translate(${x}px, ${y}px)`;
-    if (node.style.transform !== move) node.style.transform = move;
-    setText(node.label, String(job.id));
-    setText(node.badge, job.emails > 1 ? `✉×${job.emails}` : "");
-    // Which try: the claim it is on (running with a worker, done, dead) or waits for (queued, or
-    // back in the queue from a lost lease); shown from the 2nd, as tinyq counts claims.
-    const waiting = status === "queued" || (run && run.worker === null && extra !== "dropped");
-    const tries = job.attempts + (waiting ? 1 : 0);
-    setAttr(node, "data-try", tries);
-    setText(node.tries, tries >= 2 ? `${ordinal(tries)} try` : "");
-    const lease = run ? run.lease : 0;
-    setAttr(node.ring, "stroke-dasharray", run ? `${(lease * 100).toFixed(1)} 100` : null);
-    setAttr(node, "data-low", run && lease <= 0.25 ? "true" : null);
-  }
 }
 
 /** The picture in words (its aria-label): where every shown job is, whose lease runs out. */
@@ -307,7 +263,8 @@ function describe(s, byWorker, refused) {
       parts.push(job ? `worker ${w.id} killed; its job ${job.id} waits out its lease (${seconds(job.lease_left)} s left)`
                      : `worker ${w.id} killed`);
     } else if (job) {
-      parts.push(`worker ${w.id} ${w.state} on job ${job.id}${job.attempts >= 2 ? ` (its ${ordinal(job.attempts)} try)` : ""} (lease ${seconds(job.lease_left)} s left)`);
+      const handed = job.was !== null && job.worker === w.id ? `, taken over from worker ${job.was} when its lease ran out` : "";
+      parts.push(`worker ${w.id} ${w.state} on job ${job.id}${job.attempts >= 2 ? ` (its ${ordinal(job.attempts)} try${handed})` : ""} (lease ${seconds(job.lease_left)} s left)`);
     } else {
       parts.push(`worker ${w.id} ${w.state}`);
     }
