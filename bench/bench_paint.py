@@ -16,8 +16,13 @@ before    with --before DIR: a site built earlier (build.py --out DIR), served b
 For each, in fresh browser contexts (cold cache), --rounds times in turn: first contentful paint
 and largest contentful paint (ms, Chromium's own PerformanceObserver entries, a 1280x900 window)
 and the bytes transferred before any interaction (the navigation and every resource it loaded,
-1.5 s after the load event). Then Lighthouse 12's phone performance score (bench/
-package.json; simulated slow 4G and a 4x slower CPU) for each, and for our guide.html.
+1.5 s after the load event). Then, from --traces more loads of each recorded with Chromium's
+trace (bench/paint_trace.py), where the time before the first paint went on the page's main
+thread (parse HTML, parse CSS, style, layout, scripts, paint, other, idle: waiting for the
+network), and when each request the paint waited for arrived; and guide.html's long tasks with
+the CPU slowed 4x (what Lighthouse's Total Blocking Time counts), each with its biggest parts.
+Then Lighthouse 12's phone performance score (bench/package.json; simulated slow 4G and a 4x
+slower CPU) for each, and for our guide.html.
 
 Goal (issue 12): ours paints no later than MkDocs Material's, within 1.5x of bare HTML, and
 guide.html scores at least 98 on phone performance. The machine is shared: read ratios from one run.
@@ -43,6 +48,7 @@ sys.path[:0] = [str(ROOT), str(HERE)]
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import lighthouse  # noqa: E402  (bench/lighthouse.py: its static-host handler and its runner)
+import paint_trace  # noqa: E402
 from builder import Config, build_site  # noqa: E402
 from builder.serve import serve_in_background  # noqa: E402
 
@@ -50,7 +56,10 @@ MKDOCS_VENV = HERE / ".venv-mkdocs"
 MKDOCS_REQUIREMENTS = HERE / "requirements-mkdocs.txt"
 CHAPTER = "03-the-queue"
 VIEWPORT = {"width": 1280, "height": 900}
-CHROMIUM_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# WebUIOmniboxPopup: without it, Chromium 156 loads its address bar's popup (~400 chrome:// files, in
+# a renderer of its own) with each new browser context, on the same two cores, while the page loads.
+CHROMIUM_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-features=WebUIOmniboxPopup"]
 MEASURE = """() => new Promise((resolve) => {
   const paint = performance.getEntriesByName("first-contentful-paint")[0];
   let lcp = 0;
@@ -102,6 +111,7 @@ def build_bare(ours: Path, into: Path) -> None:
     """Our page's <main> alone, in a page with no stylesheet and no script."""
     page = (ours / f"{CHAPTER}.html").read_text(encoding="utf-8")
     main = re.search(r"<main\b.*?</main>", page, re.S).group(0)
+    main = re.sub(r"<link\b[^>]*>\n?", "", main)   # the simulations' stylesheet, linked inside the first stage
     into.mkdir()
     (into / f"{CHAPTER}.html").write_text(
         f'<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -119,10 +129,39 @@ def measure(browser, url: str) -> dict:
     return result
 
 
+def trace_report(browser, pages: dict[str, str], guide: str, count: int) -> list[str]:
+    """Where each page's first paint goes (median of `count` traced loads), then guide.html's long tasks."""
+    found = {name: [paint_trace.breakdown(paint_trace.record(browser, url, VIEWPORT), url) for _ in range(count)]
+             for name, url in pages.items()}
+    lines = [f"\nWhere the time before the first paint goes (Chromium's trace, the page's main thread, median "
+             f"of {count} traced loads, ms;\nidle: the thread waiting, for the network as a rule):",
+             f"{'page':8} {'FCP':>6} " + " ".join(f"{c:>10}" for c in paint_trace.COLUMNS)]
+    for name, loads in found.items():
+        loads = [load for load in loads if load["fcp"] is not None] or [{"fcp": 0, "kinds": {}, "requests": []}]
+        lines.append(f"{name:8} {statistics.median(load['fcp'] for load in loads):6.0f} "
+                     + " ".join(f"{statistics.median(load['kinds'].get(c, 0) for load in loads):10.1f}"
+                                for c in paint_trace.COLUMNS))
+    for name, loads in found.items():
+        middle = sorted((load for load in loads if load["fcp"] is not None), key=lambda load: load["fcp"])
+        if middle:
+            load = middle[len(middle) // 2]
+            lines.append(f"  {name} (its median load), requests sent before the paint, ms when each arrived: "
+                         + ", ".join(f"{file or '(page)'} {at:.0f}{' (blocking)' if blocking == 'blocking' else ''}"
+                                     for file, at, blocking in load["requests"]))
+    tasks = paint_trace.long_tasks(paint_trace.record(browser, guide, VIEWPORT, cpu_slowdown=4), guide)
+    lines.append(f"\nguide.html, the CPU slowed 4x (as Lighthouse's phone): {len(tasks)} tasks over 50 ms, "
+                 f"{sum(t['ms'] - 50 for t in tasks):.0f} ms over 50 ms in all; the longest five and what took their time:")
+    for task in sorted(tasks, key=lambda t: -t["ms"])[:5]:
+        lines.append(f"  at {task['at']:6.0f} ms, {task['ms']:4.0f} ms: "
+                     + "; ".join(f"{what} {ms:.0f}" for what, ms in task["parts"]))
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="cold loads of each page (default 7)")
     parser.add_argument("--no-lighthouse", action="store_true", help="skip the Lighthouse scores")
+    parser.add_argument("--traces", type=int, default=3, help="traced loads of each page (default 3; 0: none)")
     parser.add_argument("--before", type=Path, metavar="DIR",
                         help="a site built earlier (build.py --out DIR), measured beside ours as 'before'")
     args = parser.parse_args()
@@ -152,6 +191,7 @@ def main() -> int:
             for _ in range(args.rounds):
                 for name, url in pages.items():
                     runs[name].append(measure(browser, url))
+            traced = trace_report(browser, pages, f"{base}ours/guide.html", args.traces) if args.traces else []
             browser.close()
         for name, found in runs.items():
             if any(r["fcp"] is None for r in found):
@@ -172,6 +212,7 @@ def main() -> int:
               f"(goal: FCP <= 1)")
         print(f"ours / bare:   FCP {ours['fcp'] / bare['fcp']:.2f}, LCP {ours['lcp'] / bare['lcp']:.2f}   "
               f"(goal: FCP <= 1.5)")
+        print("\n".join(traced))
 
         if not args.no_lighthouse:
             lighthouse.ensure_lighthouse()

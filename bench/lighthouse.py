@@ -35,8 +35,10 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 GOALS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 COMPRESSED = (".html", ".css", ".js", ".mjs", ".json", ".svg", ".py", ".txt", ".wasm")
 CACHE_SECONDS = 600   # what GitHub Pages sends: Cache-Control: max-age=600
+# --disable-features=WebUIOmniboxPopup: Chromium 156 otherwise loads its address bar's popup (~400
+# chrome:// files) in a renderer of its own while the page loads (bench/bench_paint.py).
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking " \
-               "--disable-component-update --disable-sync"
+               "--disable-component-update --disable-sync --disable-features=WebUIOmniboxPopup"
 
 sys.path.insert(0, str(ROOT))
 from builder import Config, build_site  # noqa: E402

@@ -73,13 +73,15 @@ def parse_chapter(md: MarkdownIt, chapter: Chapter, file: Path, shown: str, prob
 
 
 def render_chapter(md: MarkdownIt, parsed: ParsedChapter, single: dict | None = None,
-                   guide_ids: set | None = None) -> str:
+                   guide_ids: set | None = None, before_first_embed: str = "") -> str:
     """The chapter's body HTML: for its own page, or (with `single`, {source: section id}) for
     the all-in-one page, where ids are prefixed, headings go one level down, links between
     chapters stay within the page, and a simulation is a card that links to it on the chapter's
     own page (`live_page`). `guide_ids`, there, holds every id on that page so far: a moved
-    chapter's old ids (`ch11-pause-11-2`) are added only where no other chapter uses them."""
-    env = dict(parsed.env)
+    chapter's old ids (`ch11-pause-11-2`) are added only where no other chapter uses them.
+    `before_first_embed` (HTML) goes first inside the first live embed's stage (the simulations'
+    stylesheet: builder/pages.py)."""
+    env = dict(parsed.env, before_first_embed=before_first_embed)
     if single is not None:
         env.update(id_prefix=f"{parsed.section_id}-", heading_shift=1, chapter_ids=single,
                    live_page=parsed.chapter.url, guide_ids=guide_ids if guide_ids is not None else set())

@@ -10,6 +10,7 @@ from builder.theme import Theme
 
 INDEX, GUIDE, GUIDE_STUDENT = "index.html", "guide.html", "guide-student.html"
 TOC_LEVELS = (2, 3)
+SIMS_CSS = '<link rel="stylesheet" href="{}">\n'   # assets/sims.css: theme/css/80-89
 
 
 def _link(url: str, title: str, label: str) -> dict:
@@ -43,7 +44,10 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         page = {
             "kind": "chapter", "url": parsed.chapter.url, "title": parsed.chapter.title,
             "number": parsed.chapter.number, "label": parsed.chapter.label, "minutes": parsed.minutes,
-            "answers": parsed.has_answers, "body": Markup(render_chapter(md, parsed)),
+            # The simulations' styles inside the first one's stage: the text above it paints without
+            # waiting for them (an in-body stylesheet holds back only what follows it).
+            "answers": parsed.has_answers,
+            "body": Markup(render_chapter(md, parsed, before_first_embed=SIMS_CSS.format(theme.asset("sims.css")))),
             "toc": [h for h in parsed.headings if h["level"] in TOC_LEVELS],
             "prev": previous, "next": following, "sims": parsed.sims, "aliases": parsed.env["aliases"],
             "description": summary_sentence(parsed) or theme.site["description"],

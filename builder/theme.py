@@ -5,16 +5,19 @@ theme/
   templates/       base.html and one template per kind of page; sim/ for simulation embeds
   css/*.css        concatenated in name order into two bundles: assets/site.css (every page; tokens
                    first) and assets/sims.css (80-89: the simulations' embeds and widgets), which only
-                   pages that embed a simulation load, after site.css (templates/base.html)
-  js/*.js          the site's scripts, one per feature: theme-init.js (a classic script, run before the
-                   first paint) copied to assets/js/; the features (FEATURES) bundled in that order
-                   into one module, assets/js/site.js, so that a page makes one request for them
+                   pages that embed a simulation load, inside their first embed's stage (builder/pages.py)
+  js/*.js          the site's scripts, one per feature: theme-init.js (run before the first paint)
+                   written into every page's <head> as an inline script, its sha256 hash in the page's
+                   Content-Security-Policy (INLINE_HEAD), so the first paint waits for no request of
+                   it; the features (FEATURES) bundled in that order into one module,
+                   assets/js/site.js, so that a page makes one request for them
   static/          copied as they are to assets/ (the favicon)
 
 Every asset URL carries `?v=<hash>` of its content, so a reader never runs a stale script.
 """
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
 import json
@@ -32,6 +35,10 @@ STATIC_ID = re.compile(r'\bid="([A-Za-z][\w-]*)"')
 # block, so its names stay its own and one that throws does not stop the others.
 FEATURES = ("aliases", "theme-toggle", "sidebar", "page-toc", "code-blocks", "scrollable", "keyboard-nav", "search",
             "print", "progress", "fullscreen")   # aliases first: it rewrites an old link before the sims read it
+# The one script a page runs inline, at the top of its <head>: it must act before the first paint
+# (the dark theme without a flash), and an external one would hold the parser for a request.
+INLINE_HEAD = "theme-init"
+LEADING_COMMENT = re.compile(r"\A(?:[ \t]*//[^\n]*\n)+")
 SIM_CSS = re.compile(r"^8\d-")   # theme/css/80-*.css to 89-*.css: assets/sims.css, not site.css
 STATIC_IMPORT = re.compile(r"^\s*(import\s*[\w{*'\"]|export\b)", re.M)
 
@@ -53,7 +60,9 @@ class Theme:
             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         self.files = self._collect()
         self.versions = {path: hashlib.sha256(data).hexdigest()[:10] for path, data in self.files.items()}
-        self.jinja.globals.update(asset=self.asset, site=self.site)
+        self.head_script, self.head_script_hash = self._head_script()
+        self.jinja.globals.update(asset=self.asset, site=self.site, head_script=Markup(self.head_script),
+                                  head_script_hash=Markup(self.head_script_hash))
         self.jinja.filters["seconds"] = seconds
 
     @functools.cached_property
@@ -73,13 +82,29 @@ class Theme:
         for bundle, parts in css.items():
             files[bundle] = "\n".join(parts).encode("utf-8")
         for path in sorted((self.folder / "js").glob("*.js")):
-            if path.stem not in FEATURES:
+            if path.stem not in FEATURES and path.stem != INLINE_HEAD:
                 files[f"assets/js/{path.name}"] = path.read_bytes()
         files["assets/js/site.js"] = self._bundle().encode("utf-8")
         static = self.folder / "static"
         for path in sorted(p for p in static.rglob("*") if p.is_file()):
             files[f"assets/{path.relative_to(static).as_posix()}"] = path.read_bytes()
         return files
+
+    def _head_script(self) -> tuple[str, str]:
+        """theme-init.js's code (its leading comment left out) as it goes between <script> and
+        </script>, and its CSP source: 'sha256-<base64 of the SHA-256 of those exact bytes>'
+        (CSP3, https://www.w3.org/TR/CSP3/#match-element-to-source-list)."""
+        path = self.folder / "js" / f"{INLINE_HEAD}.js"
+        if not path.is_file():
+            return "", ""
+        code = LEADING_COMMENT.sub("", path.read_text(encoding="utf-8")).strip()
+        found = re.search(r"</script|<!--", code, re.I)
+        if found:
+            self.problems.add(self.shown(path), code.count("\n", 0, found.start()) + 1,
+                              f"{found.group(0)!r} would end the inline script early: write it another way")
+            return "", ""
+        digest = base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii")
+        return code, f"'sha256-{digest}'"
 
     def _bundle(self) -> str:
         """The FEATURES as one module: each file's text in a block, its errors reported, not thrown."""

@@ -13,8 +13,9 @@ markdown-it passes one `env` dict to every rule of one document. Ours holds:
   (`pause-11-2` -> `pause-12-2` or the declared id), which are aliases too;
 - at render time, `id_prefix` (e.g. "ch5-" on the all-in-one page, where chapters share one
   document), `heading_shift` (1 there: a chapter's `##` becomes `<h3>`), and `chapter_ids`
-  ({source file: section id}) so links between chapters become links within the page, and
-  `guide_ids` (every id on that page, a set shared by its chapters; see `alias_anchor`).
+  ({source file: section id}) so links between chapters become links within the page,
+  `guide_ids` (every id on that page, a set shared by its chapters; see `alias_anchor`), and
+  `before_first_embed` (HTML): what the first live embed puts first in its stage, then takes away.
 """
 from __future__ import annotations
 

@@ -116,6 +116,7 @@ def judge_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: 
         if env.get("live_page"):
             context["live_url"] = f"{env['live_page']}#{meta['id']}"
             return alias_anchor(env, meta["id"]) + str(render_embed(context)).rstrip("\n") + "\n"
-        return alias_anchor(env, meta["id"]) + stage(context["id"], str(render_embed(context)).rstrip("\n") + "\n")
+        return alias_anchor(env, meta["id"]) + stage(context["id"], str(render_embed(context)).rstrip("\n") + "\n",
+                                                     env.pop("before_first_embed", ""))
 
     fence_extension(md, "judge", parse, render)

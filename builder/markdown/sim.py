@@ -92,17 +92,19 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
         html = str(render_embed(context)).rstrip("\n") + "\n"
         printed = print_outcome(meta, guide=bool(env.get("live_page")))
         if not env.get("live_page"):   # a live widget: on a stage that can fill the screen
-            html = stage(context["id"], html)
+            return alias_anchor(env, meta["id"]) + stage(context["id"], html, env.pop("before_first_embed", "")) + printed
         return alias_anchor(env, meta["id"]) + html + printed
 
     fence_extension(md, "sim", lambda state, token, line: _parse(state, token, line, simulations), render)
 
 
-def stage(ident: str, html: str) -> str:
+def stage(ident: str, html: str, lead: str = "") -> str:
     """Wrap a live widget with its "Full screen" button (theme/js/fullscreen.js works it; hidden
     without scripts), so a teacher can project it. The button is in the page from the start,
-    so nothing moves when scripts arrive."""
-    return (f'<div class="sim-stage" data-stage-for="{ident}">\n'
+    so nothing moves when scripts arrive. `lead` (the simulations' stylesheet, on the page's
+    first stage) goes first inside it: the stage's own box is styled by site.css, so until the
+    stylesheet arrives the stage is in place and empty, and nothing above it waits."""
+    return (f'<div class="sim-stage" data-stage-for="{ident}">\n{lead}'
             f'<div class="sim-stage-bar js-only"><button type="button" class="sim-stage-button" '
             f'aria-controls="{ident}" aria-pressed="false" data-action="fullscreen">Full screen</button></div>\n'
             f'{html}</div>\n')

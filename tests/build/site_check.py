@@ -16,7 +16,7 @@ class Page(html.parser.HTMLParser):
         self.ids: list[str] = []
         self.links: list[tuple[str, str, str]] = []   # (tag, attribute, url)
         self.tags: list[tuple[str, dict]] = []
-        self.inline_scripts = 0
+        self.inline_scripts: list[str] = []   # the text of each inline <script>
         self._in_script = False
         self.feed(path.read_text(encoding="utf-8"))
 
@@ -30,10 +30,12 @@ class Page(html.parser.HTMLParser):
                 self.links.append((tag, name, attrs[name]))
         if tag == "script":
             self._in_script = "src" not in attrs
+            if self._in_script:
+                self.inline_scripts.append("")
 
     def handle_data(self, data):
-        if self._in_script and data.strip():
-            self.inline_scripts += 1
+        if self._in_script:
+            self.inline_scripts[-1] += data
 
     def handle_endtag(self, tag):
         if tag == "script":

@@ -84,10 +84,28 @@ def test_contrast_formula_matches_known_values():
 
 
 def test_templates_have_no_inline_script_style_or_handler():
+    """No inline script but theme-init's, which base.html writes from the build (its hash is in
+    the policy: tests/build/test_build.py)."""
     for path in (THEME / "templates").rglob("*.html"):
         text = path.read_text()
+        if path.name == "base.html":
+            assert text.count("<script>{{ head_script }}</script>") == 1
+            assert "{{ head_script_hash }}; style-src" in text
+            text = text.replace("<script>{{ head_script }}</script>", "")
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), path
         assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", text), path
+
+
+def test_a_head_script_that_would_end_its_element_early_is_a_build_problem(tmp_path):
+    import shutil
+    from builder.problems import Problems
+    from builder.theme import Theme
+    theme = shutil.copytree(THEME, tmp_path / "theme")
+    init = theme / "js" / "theme-init.js"
+    init.write_text(init.read_text() + 'var bad = "</script>";\n')
+    problems = Problems()
+    Theme(theme, problems)
+    assert ["would end the inline script early" in p.message for p in problems] == [True]
 
 
 def test_every_feature_script_is_bundled_into_the_one_module_pages_load():
@@ -123,20 +141,27 @@ def _classes(css: str) -> set[str]:
 
 
 def test_only_pages_that_embed_a_simulation_load_the_simulations_stylesheet(real_site):
-    """assets/sims.css (theme/css/80-89) is linked, after site.css, by each page with an embed and
-    by no other; no page without one uses a class that only sims.css styles (guide.html's cards
-    are styled by site.css)."""
+    """assets/sims.css (theme/css/80-89) is linked by each page with an embed and by no other, in
+    the body: first thing inside the first embed's stage (an in-body stylesheet holds back only what
+    follows it, so the text above paints without it). Nothing before it uses a class that only
+    sims.css styles (the stage's own box is styled by site.css), nor does any page without an
+    embed (guide.html's cards are styled by site.css)."""
     assets = real_site.folder / "assets"
     only_sims = _classes((assets / "sims.css").read_text()) - _classes((assets / "site.css").read_text())
-    assert {"sim-widget", "sim-stage"} <= only_sims and "sim-card" not in only_sims
+    assert "sim-widget" in only_sims and "sim-stage" not in only_sims and "sim-card" not in only_sims
     kinds = set()
     for page in sorted(real_site.folder.glob("*.html")):
         html = page.read_text()
         embeds = 'data-sim="' in html
         kinds.add(embeds)
-        sheets = re.findall(r'<link rel="stylesheet" href="([^"?]+)', html)
-        assert sheets == (["assets/site.css", "assets/sims.css"] if embeds else ["assets/site.css"]), page.name
-        if not embeds:
-            used = {name for value in re.findall(r'\bclass="([^"]*)"', html) for name in value.split()}
-            assert used & only_sims == set(), page.name
+        head, body = html.split("</head>")
+        assert re.findall(r'<link rel="stylesheet" href="([^"?]+)', head) == ["assets/site.css"], page.name
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"?]+)', body)
+        assert sheets == (["assets/sims.css"] if embeds else []), page.name
+        before = body.split('<link rel="stylesheet"')[0]
+        if embeds:
+            assert re.search(r'<div class="sim-stage"[^>]*>\n$', before), (page.name, before[-200:])
+            assert 'data-sim="' not in before, page.name
+        used = {name for value in re.findall(r'\bclass="([^"]*)"', before) for name in value.split()}
+        assert used & only_sims == set(), (page.name, used & only_sims)
     assert kinds == {True, False}

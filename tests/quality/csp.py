@@ -2,17 +2,22 @@
 
 The site is static, so its only security header is the CSP in a `<meta http-equiv>` tag. The
 policy a page must carry: scripts only from the site's own origin (`'self'`), plus
-`'wasm-unsafe-eval'` so Pyodide can compile its WebAssembly; no inline script, no `eval`, no
-other host anywhere; `object-src 'none'` and a `base-uri` so injected markup cannot load plugins
-or move relative URLs elsewhere.
+`'wasm-unsafe-eval'` so Pyodide can compile its WebAssembly; no `eval`, no other host anywhere;
+`object-src 'none'` and a `base-uri` so injected markup cannot load plugins or move relative URLs
+elsewhere. No inline script, but for those the policy names by the hash of their exact text
+(`'sha256-...'`, the build's theme-init): a hash lets only that text run, never an injected
+script, and a hash that matches no script on the page is a problem too (left behind).
 
 Sources: CSP Level 3, https://www.w3.org/TR/CSP3/ (directive fallback: section 6.8.3,
 "Get the effective directive"; a `<meta>` policy applies only to what comes after it: section
-3.3); the checks Lighthouse's "CSP is effective against XSS" audit makes,
+3.3; hash sources: section 6.7.2.8, "Does element match source list", the digest of the
+element's text, base64-encoded); the checks Lighthouse's "CSP is effective against XSS" audit makes,
 https://developer.chrome.com/docs/lighthouse/best-practices/csp-xss.
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import html.parser
 import re
 
@@ -32,6 +37,13 @@ SCRIPT_SOURCES = {"'self'", "'wasm-unsafe-eval'"}   # all a script directive may
 OTHER_SOURCES = {"'self'", "'none'", "data:"}        # all any other fetch directive may hold
 NEVER = ("'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'strict-dynamic'")
 EVENT_HANDLER = re.compile(r"^on[a-z]+$")
+HASH_SOURCE = re.compile(r"^'(sha256|sha384|sha512)-([A-Za-z0-9+/]+={0,2})'$", re.I)
+
+
+def script_hash(text: str, algorithm: str = "sha256") -> str:
+    """The CSP source that lets exactly `text` (an inline script's contents) run: 'sha256-...'."""
+    digest = hashlib.new(algorithm, text.encode("utf-8")).digest()
+    return f"'{algorithm}-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def parse_policy(text: str) -> dict[str, list[str]]:
@@ -43,9 +55,16 @@ def parse_policy(text: str) -> dict[str, list[str]]:
     for part in text.split(";"):
         words = part.split()
         if words and words[0].lower() not in policy:
-            policy[words[0].lower()] = [w.lower() if w.startswith("'") or w.endswith(":") else w
-                                        for w in words[1:]]
+            policy[words[0].lower()] = [_normal(w) for w in words[1:]]
     return policy
+
+
+def _normal(source: str) -> str:
+    """Keywords and schemes lower-cased; a hash keeps its base64 value as it is (case matters)."""
+    found = HASH_SOURCE.match(source)
+    if found:
+        return f"'{found.group(1).lower()}-{found.group(2)}'"
+    return source.lower() if source.startswith("'") or source.endswith(":") else source
 
 
 def effective(policy: dict[str, list[str]], directive: str) -> list[str] | None:
@@ -67,8 +86,9 @@ def policy_problems(policy: dict[str, list[str]]) -> list[str]:
             problems.append(f"{directive}: not restricted")
             continue
         for source in sources:
-            if source in NEVER or source not in SCRIPT_SOURCES:
-                problems.append(f"{directive} allows {source} (only 'self' and 'wasm-unsafe-eval' may run)")
+            if source in NEVER or (source not in SCRIPT_SOURCES and not HASH_SOURCE.match(source)):
+                problems.append(f"{directive} allows {source} (only 'self', 'wasm-unsafe-eval' and the "
+                                "hash of an inline script on the page may run)")
     for directive in sorted(set(policy) & set(FALLBACKS)):
         if directive.startswith("script-src") or directive == "worker-src":
             continue
@@ -91,7 +111,9 @@ class _Reader(html.parser.HTMLParser):
         self.first_resource: int | None = None       # index of the first script/link/style
         self.elements = 0
         self.inline: list[str] = []                  # what the policy would block, as found
+        self.scripts: list[tuple[int, str]] = []     # (line, text) of each inline <script>
         self._script_line: int | None = None
+        self._script_text: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -101,7 +123,7 @@ class _Reader(html.parser.HTMLParser):
         if tag in ("script", "link", "style", "img") and self.first_resource is None:
             self.first_resource = self.elements
         if tag == "script" and "src" not in attrs:
-            self._script_line = line
+            self._script_line, self._script_text = line, []
         if tag == "script" and (attrs.get("src") or "").strip().lower().startswith("data:"):
             self.inline.append(f"line {line}: <script src=data:...>")
         if tag == "style":
@@ -116,12 +138,14 @@ class _Reader(html.parser.HTMLParser):
         self.elements += 1
 
     def handle_data(self, data):
-        if self._script_line is not None and data.strip():
-            self.inline.append(f"line {self._script_line}: inline <script>")
-            self._script_line = None
+        if self._script_line is not None:
+            self._script_text.append(data)
 
     def handle_endtag(self, tag):
-        if tag == "script":
+        if tag == "script" and self._script_line is not None:
+            text = "".join(self._script_text)
+            if text.strip():
+                self.scripts.append((self._script_line, text))
             self._script_line = None
 
 
@@ -138,6 +162,17 @@ def page_csp_problems(html_text: str) -> list[str]:
     content, position = reader.policies[0]
     if reader.first_resource is not None and reader.first_resource < position:
         problems.append("the CSP meta tag comes after a script, link or style: it does not cover them")
-    problems += policy_problems(parse_policy(content))
+    policy = parse_policy(content)
+    problems += policy_problems(policy)
+    allowed = [source for source in effective(policy, "script-src-elem") or [] if HASH_SOURCE.match(source)]
+    matched = set()
+    for line, text in reader.scripts:
+        hashes = {script_hash(text, HASH_SOURCE.match(source).group(1).lower()) for source in allowed}
+        if hashes & set(allowed):
+            matched |= hashes & set(allowed)
+        else:
+            problems.append(f"line {line}: inline <script>" + (" whose hash the policy does not name" if allowed else ""))
+    problems += [f"script-src names {source}, the hash of no inline script on the page (left behind?)"
+                 for source in allowed if source not in matched]
     problems += reader.inline
     return problems

@@ -1,11 +1,12 @@
 """Security headers a static host can carry: every page has a Content-Security-Policy <meta>
-that lets only the site's own scripts run ('self', and 'wasm-unsafe-eval' for Pyodide: no inline
-script, no eval, no other host), nothing in the page contradicts it, and it is in force: an
-injected inline script, inline event handler and string timer (an eval) are all blocked."""
+that lets only the site's own scripts run ('self', and 'wasm-unsafe-eval' for Pyodide; no eval,
+no other host, no inline script but the one whose hash the policy names: theme-init), nothing in
+the page contradicts it, and it is in force: an injected inline script, inline event handler and
+string timer (an eval) are all blocked."""
 import pytest
 
 from tests.quality.checks import report, usable
-from tests.quality.csp import page_csp_problems, parse_policy, policy_problems
+from tests.quality.csp import page_csp_problems, parse_policy, policy_problems, script_hash
 from tests.quality.site_pages import PAGES
 
 SITE_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
@@ -88,3 +89,28 @@ def test_markup_the_policy_would_block_is_named(markup, complaint):
     page = (f'<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="{SITE_POLICY}">'
             f"</head><body>{markup}</body></html>")
     assert any(complaint in p for p in page_csp_problems(page)), page_csp_problems(page)
+
+
+THEME_CODE = 'document.documentElement.classList.add("js");'
+
+
+def _page(policy: str, head: str) -> str:
+    return (f'<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="{policy}">'
+            f"{head}</head><body><p>Text</p></body></html>")
+
+
+def test_an_inline_script_named_by_its_hash_passes():
+    policy = SITE_POLICY.replace("'wasm-unsafe-eval'", f"'wasm-unsafe-eval' {script_hash(THEME_CODE)}")
+    assert page_csp_problems(_page(policy, f"<script>{THEME_CODE}</script>")) == []
+
+
+def test_an_inline_script_that_differs_from_the_hash_fails():
+    policy = SITE_POLICY.replace("'wasm-unsafe-eval'", f"'wasm-unsafe-eval' {script_hash(THEME_CODE)}")
+    problems = page_csp_problems(_page(policy, f"<script>{THEME_CODE} </script>"))
+    assert any("inline <script> whose hash the policy does not name" in p for p in problems), problems
+    assert any("the hash of no inline script on the page" in p for p in problems), problems
+
+
+def test_a_hash_keeps_its_case():
+    """Base64 is case-sensitive: the policy reader must not lower-case a hash (keywords, yes)."""
+    assert parse_policy("script-src 'SELF' 'SHA256-AbC+/x='")["script-src"] == ["'self'", "'sha256-AbC+/x='"]
