@@ -1,15 +1,13 @@
 // live-queue's picture: the queue as a lane of job tokens, one box per worker holding the token of
 // the job it works on (its lease drawn as a ring draining around it), and the done and dead piles.
-// A token is one SVG group per job, kept while the job is shown and moved by a CSS transition,
-// so a claimed job glides from the lane to its worker and on to a pile (a step, with reduced
-// motion: 86-picture-live-queue.css). Everything comes from the snapshot's "picture"
+// The tokens themselves are live-queue-tokens.js's; this module places them, draws the bands, the
+// worker boxes and the labels, and says it all in words. Everything comes from the snapshot's "picture"
 // (simulations/live_queue_picture.py): a few dozen tokens and the counts, never one per job.
 // Drawn at most once per animation frame; the same words are in the svg's aria-label.
 
 import { plural, seconds, setAttr, setText, svg, thousands } from "./dom.js";
+import { ordinal, TOKEN_H, TOKEN_W, Tokens } from "./live-queue-tokens.js";
 
-const TOKEN_W = 36;          // a job token (px; the svg is drawn at the size it is shown)
-const TOKEN_H = 22;
 const STEP = TOKEN_W + 8;    // one token to the next in a lane or a pile
 const PAD = 8;
 const BAND = 54;             // the queue's band and the piles' band: a label, then a row of tokens
@@ -18,7 +16,6 @@ const ROW_COMPACT = 30;      // one row of compact worker boxes (many workers on
 const GAP = 16;              // between the bands
 const PILES = 72;            // the piles' band: a label, a row of tokens, the duplicate emails
 
-const MAX_SPARE = 200;       // tokens kept for reuse
 const MIN_CELL = 76;         // the narrowest worker box: its name and a token
 
 function wanted(n) {
@@ -43,12 +40,6 @@ export function pictureHeight(n, width) {
   return BAND + PILES + 2 * GAP + Math.ceil(n / columns(n, width)) * (compact(n, width) ? ROW_COMPACT : ROW);
 }
 
-/** "2nd", "3rd", "11th": which try a token is on. */
-function ordinal(n) {
-  const teen = n % 100 >= 11 && n % 100 <= 13;
-  return `${n}${teen ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
-}
-
 export class QueuePicture {
   constructor(figure) {
     this.figure = figure;
@@ -56,14 +47,13 @@ export class QueuePicture {
     this.width = 0;
     this.snapshot = null;
     this.frame = 0;
-    this.tokens = new Map();     // job id -> its <g>
-    this.spare = [];             // tokens no job uses now, kept to be reused (at 10x, dozens a frame)
     this.cells = [];             // one <g> per worker
     this.layers = {};
     for (const name of ["labels", "workers", "tokens"]) {
       this.layers[name] = svg("g", { class: `lqp-${name}` });
       this.svg.append(this.layers[name]);
     }
+    this.tokens = new Tokens(this.layers.tokens);
     this.labels = {};
     this.rail = svg("rect", { class: "lqp-rail", x: PAD - 4, y: 18, height: TOKEN_H + 8, rx: 6 });
     this.layers.labels.append(this.rail);
@@ -84,9 +74,7 @@ export class QueuePicture {
 
   /** A new run: its tokens start where they are, without gliding from the last run's places. */
   clear() {
-    for (const node of this.tokens.values()) node.remove();
     this.tokens.clear();
-    this.spare = [];
   }
 
   /** Draw `snapshot` at the next animation frame (once, however many arrive before it). */
@@ -205,16 +193,10 @@ export class QueuePicture {
         const where = place.get(job.id);
         if (!where) continue;
         seen.add(job.id);
-        this.token(job, status, where, status === "running" ? running.get(job.id) : null);
+        this.tokens.draw(job, status, where, status === "running" ? running.get(job.id) : null);
       }
     }
-    for (const [id, node] of this.tokens) {
-      if (!seen.has(id)) {
-        node.remove();
-        this.tokens.delete(id);
-        if (this.spare.length < MAX_SPARE) this.spare.push(node);   // reused, not made anew
-      }
-    }
+    this.tokens.sweep(seen);
     // The counts, and how many tokens of each the picture has room for (for the tests).
     const shown = { queued: Math.min(p.queued.length, Math.max(0, fit - loose.length)), running: p.running.length,
                     done: Math.min(p.done.length, doneFit), dead: Math.min(p.dead.length, deadFit) };
@@ -250,50 +232,6 @@ export class QueuePicture {
     group.append(group.box, group.name, group.state, group.lease);
     this.layers.workers.append(group);
     return group;
-  }
-
-  token(job, status, [x, y, extra = ""], run) {
-    let node = this.tokens.get(job.id);
-    if (!node && this.spare.length) {
-      // A token put away earlier, for a job just shown: placed before it is added again, so it
-      // appears there (a transition runs only on an element already drawn), not gliding to it.
-      node = this.spare.pop();
-      node.style.transform = `translate(${x}px, ${y}px)`;
-      this.layers.tokens.append(node);
-      this.tokens.set(job.id, node);
-    } else if (!node) {
-      node = svg("g", { class: "lqp-token" });
-      node.track = svg("rect", { class: "lqp-ring-track", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8 });
-      node.ring = svg("rect", { class: "lqp-ring", x: -3, y: -3, width: TOKEN_W + 6, height: TOKEN_H + 6, rx: 8, pathLength: 100 });
-      node.body = svg("rect", { class: "lqp-token-body", width: TOKEN_W, height: TOKEN_H, rx: 5 });
-      node.label = svg("text", { class: "lqp-token-id", x: TOKEN_W / 2, y: 15 });
-      // The email badge sits on the token's own top edge and its try below it, both centred on
-      // it, so in a row of tokens each is read with its own job, never its neighbour's.
-      node.badge = svg("text", { class: "lqp-badge", x: TOKEN_W / 2, y: 4 });
-      node.tries = svg("text", { class: "lqp-tries", x: TOKEN_W / 2, y: TOKEN_H + 8 });
-      node.append(node.track, node.ring, node.body, node.label, node.badge, node.tries);
-      node.style.transform = `translate(${x}px, ${y}px)`;
-      this.layers.tokens.append(node);
-      this.tokens.set(job.id, node);
-    }
-    setAttr(node, "data-job", job.id);
-    setAttr(node, "data-status", status);
-    setAttr(node, "data-worker", run && run.worker !== null ? run.worker : "");
-    setAttr(node, "data-emails", job.emails);
-    setAttr(node, "class", `lqp-token lqp-${status}${extra ? ` lqp-${extra}` : ""}${job.attempts > 1 || (status === "queued" && job.attempts) ? " lqp-again" : ""}`);
-    const move = `translate(${x}px, ${y}px)`;
-    if (node.style.transform !== move) node.style.transform = move;
-    setText(node.label, String(job.id));
-    setText(node.badge, job.emails > 1 ? `✉×${job.emails}` : "");
-    // Which try: the claim it is on (running with a worker, done, dead) or waits for (queued, or
-    // back in the queue from a lost lease); shown from the 2nd, as tinyq counts claims.
-    const waiting = status === "queued" || (run && run.worker === null && extra !== "dropped");
-    const tries = job.attempts + (waiting ? 1 : 0);
-    setAttr(node, "data-try", tries);
-    setText(node.tries, tries >= 2 ? `${ordinal(tries)} try` : "");
-    const lease = run ? run.lease : 0;
-    setAttr(node.ring, "stroke-dasharray", run ? `${(lease * 100).toFixed(1)} 100` : null);
-    setAttr(node, "data-low", run && lease <= 0.25 ? "true" : null);
   }
 }
 
