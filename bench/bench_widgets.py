@@ -87,7 +87,7 @@ def cpython_step_seconds() -> float:
 
 
 def smoothness(browser, url: str, page_name: str, query: str, speed: str, profile: bool = False,
-               trace: list | None = None, seconds: float = 10) -> dict:
+               trace: list | None = None, seconds: float = 10, lead_in: float = 0) -> dict:
     """Play for `seconds`: long tasks, frames/s, virtual seconds reached, Chrome's metrics of where
     the main thread's time went (seconds), if `profile` its top functions by self time (ms), and
     if `trace` (a list of categories) Chromium's trace of the play (main_thread.py)."""
@@ -113,6 +113,8 @@ def smoothness(browser, url: str, page_name: str, query: str, speed: str, profil
     traced = None
     if trace:
         play.evaluate("button => button.click()")   # no actionability checks inside the trace
+        page.wait_for_timeout(lead_in * 1000)
+        page.evaluate("() => { window.__long = []; window.__frames = 0; }")   # counted from here
         traced = main_thread.record(browser, page, lambda: page.wait_for_timeout(seconds * 1000), trace)
     else:
         play.click()
@@ -170,12 +172,12 @@ def print_breakdown(browser, url: str) -> None:
     print(f"breakdown   64 workers, 5,000 jobs, traced for 5 s (the trace slows the page: its frames/s are not the rows'); "
           f"load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}")
     for speed in ("1", "10"):
-        result = smoothness(browser, url, "03-the-queue.html", query, speed, trace=main_thread.CATEGORIES, seconds=5)
+        result = smoothness(browser, url, "03-the-queue.html", query, speed, trace=main_thread.CATEGORIES, seconds=5, lead_in=1)
         print(f"            at {speed}x: {len(result['long'])} long tasks, {result['fps']:.1f} frames/s")
         for line in main_thread.lines(main_thread.breakdown(result["trace"], 5)):
             print(line)
-    result = smoothness(browser, url, "03-the-queue.html", query, "1", trace=main_thread.INVALIDATIONS, seconds=2)
-    print("            at 1x, what made style or layout be recomputed (2 s; how many times, kind - reason - element):")
+    result = smoothness(browser, url, "03-the-queue.html", query, "1", trace=main_thread.INVALIDATIONS, seconds=2, lead_in=3)
+    print("            at 1x, what made style or layout be recomputed (2 s, after 3 s of play; how many times, kind - reason - element):")
     for count, what in main_thread.invalidations(result["trace"]):
         print(f"              {count:6} {what}")
     print()

@@ -20,29 +20,31 @@ CATEGORIES = [
 ]
 INVALIDATIONS = CATEGORIES + ["disabled-by-default-devtools.timeline.invalidationTracking"]
 
-# The trace events' names, by what the main thread was doing (anything else: "other").
-CAUSES = {
-    "script": ("FunctionCall", "EvaluateScript", "v8.run", "v8.callFunction", "V8.Execute", "RunMicrotasks",
-               "TimerFire", "FireAnimationFrame", "EventDispatch", "v8.compile", "v8.compileModule",
-               "V8.CompileCode", "v8.evaluateModule", "ResizeObserver", "IntersectionObserverController::computeIntersections"),
-    "style": ("UpdateLayoutTree", "RecalculateStyles", "ParseAuthorStyleSheet", "StyleInvalidatorInvalidationTracking"),
-    "layout": ("Layout", "UpdateLayout", "LocalFrameView::layout"),
-    "pre-paint": ("PrePaint", "UpdateLayerTree", "Layerize", "LocalFrameView::RunPrePaintLifecyclePhase"),
-    "paint": ("Paint", "PaintImage", "PaintSetup", "LocalFrameView::RunPaintLifecyclePhase", "PaintArtifactCompositor::Update"),
-    "composite": ("CompositeLayers", "Commit", "ProxyMain::BeginMainFrame::commit", "LayerTreeHost::DoUpdateLayers",
-                  "Scroll"),
-    "garbage collection": ("MajorGC", "MinorGC", "V8.GCScavenger", "V8.GCFinalizeMC", "V8.GCIncrementalMarking",
-                           "V8.GC_MC_BACKGROUND_MARKING", "BlinkGC.AtomicPhase", "V8.GCCompactor", "BlinkGC.IncrementalMarkingStep",
-                           "V8.GCMarkCompactor", "CppGC.AtomicMark", "CppGC.IncrementalMark"),
-    "hit testing": ("HitTest",),
-    "accessibility": ("ProcessDeferredUpdatesAXObjectCacheImpl", "AXObjectCacheImpl::ProcessDeferredAccessibilityEvents",
-                      "AXObjectCacheImpl::CommitAXUpdates", "RenderAccessibilityImpl::SendPendingAccessibilityEvents",
-                      "AXObjectCacheImpl::ProcessCleanLayoutCallbacks", "AXObjectCacheImpl::UpdateTreeIfNeeded"),
-    "message from the worker": ("MessagePort::Accept", "WorkerMessagingProxy::PostMessageToWorkerObject",
-                                "DedicatedWorkerObjectProxy::PostMessageToWorkerObject", "v8.deserialize",
-                                "SerializedScriptValue::Deserialize"),
-}
-BY_NAME = {name: cause for cause, names in CAUSES.items() for name in names}
+# What the main thread was doing, from a trace event's name: the first cause one of whose words
+# is in the name (so "PrePaint" is pre-paint before "Paint" is paint); anything else is "other".
+CAUSES = (
+    ("garbage collection", ("GC", "Sweep", "Marking")),
+    ("accessibility", ("AXObject", "Accessibility", "AXTree")),
+    ("style", ("UpdateLayoutTree", "RecalculateStyles", "recalcStyle", "updateStyle", "StyleEngine",
+               "StyleRecalc", "ParseAuthorStyleSheet", "Invalidat")),
+    ("layout and text shaping", ("Layout", "performLayout", "InlineNode", "Shape", "SvgText", "SVGText")),
+    ("pre-paint and compositing", ("PrePaint", "CompositingInputs", "Layerize", "PaintArtifactCompositor",
+                                   "UpdateLayerTree", "Compositing", "Commit", "CompositeLayers", "LayerTreeHost",
+                                   "ProxyMain", "ScheduleAnimation", "BeginMainFrame")),
+    ("paint", ("Paint",)),
+    ("hit testing", ("HitTest",)),
+    ("script", ("FunctionCall", "EvaluateScript", "RunMicrotasks", "V8.", "v8.", "TimerFire", "FireAnimationFrame",
+                "EventDispatch", "ResizeObserver", "IntersectionObserver", "MessagePort", "Deserialize")),
+    ("tasks (the rest of a task: scheduling, messages)", ("RunTask", "ThreadController", "MessageLoop",
+                                                          "SequenceManager", "TaskAnnotator")),
+)
+
+
+def cause_of(name: str) -> str:
+    for cause, words in CAUSES:
+        if any(word in name for word in words):
+            return cause
+    return "other"
 
 
 def record(browser, page, act, categories=CATEGORIES) -> dict:
@@ -106,11 +108,7 @@ def breakdown(trace: dict, seconds: float) -> dict:
     spent = self_times(events, thread)
     causes = collections.Counter()
     for name, micro in spent.items():
-        if name in ("ThreadControllerImpl::RunTask", "RunTask", "ThreadPool_RunTask", "MessageLoop::RunTask",
-                    "SequenceManager::DoIdleWork", "TaskGraphRunner::RunTask"):
-            causes["native, outside any traced step"] += micro
-        else:
-            causes[BY_NAME.get(name, "other")] += micro
+        causes[cause_of(name)] += micro
     counts = collections.Counter()
     elements = []
     dirty = []
@@ -124,7 +122,20 @@ def breakdown(trace: dict, seconds: float) -> dict:
             data = e["args"]["beginData"]
             dirty.append((data.get("dirtyObjects", 0), data.get("totalObjects", 0)))
     busy = sum(spent.values()) / 1e6
+    # The page's other threads (the Python worker, the compositor, raster): busy seconds by name.
+    names = {(e["pid"], e["tid"]): e["args"].get("name", "?") for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name" and e.get("pid") == thread[0]}
+    others = collections.Counter()
+    doing = collections.defaultdict(collections.Counter)
+    for key, name in names.items():
+        if key != thread:
+            name = name.rstrip("0123456789/")
+            times = self_times(events, key)
+            others[name] += sum(times.values())
+            doing[name].update(times)
     return {
+        "others": [(name, micro / 1e6, [(what, t / 1e6) for what, t in doing[name].most_common(3)])
+                   for name, micro in others.most_common() if micro >= 5000],
         "seconds": seconds, "busy": busy,
         "causes": [(cause, micro / 1e6) for cause, micro in causes.most_common()],
         "names": [(name, micro / 1e6) for name, micro in spent.most_common(15)],
@@ -167,5 +178,7 @@ def lines(result: dict, indent: str = "            ") -> list:
                f"recalculations ({result['style elements']:.0f} elements each on average), {counts['Layout']} layouts "
                f"({result['layout objects'][0]:.0f} of {result['layout objects'][1]:.0f} objects each), {counts['Paint']} paints, "
                f"{counts['MinorGC'] + counts['MajorGC']} GCs")
-    out.append(f"{indent}top events by self time: " + "; ".join(f"{name} {s:.2f}" for name, s in result["names"][:10]))
+    out.append(f"{indent}top events by self time: " + "; ".join(f"{name} {s:.2f}" for name, s in result["names"][:12]))
+    out.append(f"{indent}the renderer's other threads, busy s (their top events): " + "; ".join(
+        f"{name} {s:.2f} ({', '.join(f'{what} {t:.2f}' for what, t in top)})" for name, s, top in result["others"]))
     return out
