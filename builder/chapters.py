@@ -36,6 +36,12 @@ class ParsedChapter:
         return [t.meta["id"] for t in self.tokens if t.type == "colon_pause_open" and "id" in t.meta]
 
     @property
+    def has_answers(self) -> bool:
+        """True if the chapter has answers a student copy leaves out of print: a pause box's or a
+        drills box's (`::: answer`), or a predict-then-run box's."""
+        return any(t.type in ("colon_answer_open", "predict") for t in self.tokens)
+
+    @property
     def check_ids(self) -> list[str]:
         """The ids of what the reader answers in the chapter, in order: its pause-and-check boxes,
         then its predict-then-run boxes (the progress marks count both)."""
@@ -56,7 +62,7 @@ class ParsedChapter:
 def parse_chapter(md: MarkdownIt, chapter: Chapter, file: Path, shown: str, problems: Problems,
                   reserved_ids=()) -> ParsedChapter:
     """Parse one chapter file; its problems go to `problems` as `shown:line: ...`."""
-    env = new_env(shown, chapter.number, problems, reserved_ids)
+    env = new_env(shown, chapter.number, problems, reserved_ids, chapter.former)
     text = ""
     if file.is_file():
         try:
@@ -66,13 +72,15 @@ def parse_chapter(md: MarkdownIt, chapter: Chapter, file: Path, shown: str, prob
     return ParsedChapter(chapter, shown, md.parse(text, env), env)
 
 
-def render_chapter(md: MarkdownIt, parsed: ParsedChapter, single: dict | None = None) -> str:
+def render_chapter(md: MarkdownIt, parsed: ParsedChapter, single: dict | None = None,
+                   guide_ids: set | None = None) -> str:
     """The chapter's body HTML: for its own page, or (with `single`, {source: section id}) for
     the all-in-one page, where ids are prefixed, headings go one level down, links between
     chapters stay within the page, and a simulation is a card that links to it on the chapter's
-    own page (`live_page`)."""
+    own page (`live_page`). `guide_ids`, there, holds every id on that page so far: a moved
+    chapter's old ids (`ch11-pause-11-2`) are added only where no other chapter uses them."""
     env = dict(parsed.env)
     if single is not None:
         env.update(id_prefix=f"{parsed.section_id}-", heading_shift=1, chapter_ids=single,
-                   live_page=parsed.chapter.url)
+                   live_page=parsed.chapter.url, guide_ids=guide_ids if guide_ids is not None else set())
     return md.renderer.render(parsed.tokens, md.options, env)

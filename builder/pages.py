@@ -43,7 +43,7 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         page = {
             "kind": "chapter", "url": parsed.chapter.url, "title": parsed.chapter.title,
             "number": parsed.chapter.number, "label": parsed.chapter.label, "minutes": parsed.minutes,
-            "body": Markup(render_chapter(md, parsed)),
+            "answers": parsed.has_answers, "body": Markup(render_chapter(md, parsed)),
             "toc": [h for h in parsed.headings if h["level"] in TOC_LEVELS],
             "prev": previous, "next": following, "sims": parsed.sims, "aliases": parsed.env["aliases"],
             "description": summary_sentence(parsed) or theme.site["description"],
@@ -54,9 +54,10 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         "kind": "index", "url": INDEX, "title": theme.site["title"], "prev": None, "next": first,
         "sims": [], "toc": []})
     single = {p.chapter.source: p.section_id for p in chapters}
+    guide_ids = {*single.values(), *(f"{p.section_id}-{i}" for p in chapters for i in p.env["ids"])}
     parts = [{
         "id": p.section_id, "number": p.chapter.number, "title": p.chapter.title, "label": p.chapter.label,
-        "body": Markup(render_chapter(md, p, single)),
+        "body": Markup(render_chapter(md, p, single, guide_ids)),
         "toc": [dict(h, id=f"{p.section_id}-{h['id']}") for h in p.headings if h["level"] == 2],
     } for p in chapters]
     in_guide = [dict(item, url=f"#{p.section_id}") for item, p in zip(nav, chapters)]

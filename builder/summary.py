@@ -12,6 +12,11 @@ called itself "Chapter 11", being listed before the glossary, 11-glossary.md). E
 `.md` file in content/ must be listed, and every listed file must exist (docs/authoring.md, "Order
 and titles"). The format is mdBook's SUMMARY.md, reduced to a flat list:
 https://rust-lang.github.io/mdBook/format/summary.html
+
+A chapter that moved says where it stood before, after its link, so that links made then, which
+carry the old number in their box ids (`pause-11-2`), still land (builder/markdown/env.py):
+
+    - [Casebook: real incidents, replayed](12-casebook.md) (was chapter 11)
 """
 from __future__ import annotations
 
@@ -23,18 +28,21 @@ from builder.problems import Problems
 from builder.text_file import NotUTF8, read_text
 
 SUMMARY = "SUMMARY.md"
-ITEM = re.compile(r"^[-*]\s+\[(?P<title>[^\]]+)\]\((?P<source>[^)\s]+)\)\s*$")
+ITEM = re.compile(r"^[-*]\s+\[(?P<title>[^\]]+)\]\((?P<source>[^)\s]+)\)"
+                  r"(?:\s+\(was chapter (?P<former>\d+(?:,\s*\d+)*)\))?\s*$")
 NUMBERED = re.compile(r"^(?P<number>\d+)-")   # a file name's chapter number: 05-leases.md -> 5
 
 
 @dataclasses.dataclass(frozen=True)
 class Chapter:
-    """One chapter: its number (from 0), title, Markdown file name, and line in SUMMARY.md."""
+    """One chapter: its number (from 0), title, Markdown file name, line in SUMMARY.md, and the
+    numbers it had before it moved (from "(was chapter 11)")."""
 
     number: int
     title: str
     source: str
     line: int
+    former: tuple[int, ...] = ()
 
     @property
     def slug(self) -> str:
@@ -92,7 +100,11 @@ def load_summary(content: Path, problems: Problems, shown=str) -> list[Chapter]:
             problems.add(where, number, f"{source} is chapter {len(chapters)} here (its place in the list), "
                                         f"but its file name says {int(named['number'])}: list it in that "
                                         f"place, or rename it, so its page and its heading agree")
-        chapters.append(Chapter(len(chapters), title, source, number))
+        former = tuple(int(n) for n in re.findall(r"\d+", match["former"] or ""))
+        if len(chapters) in former:
+            problems.add(where, number, f"{source} is chapter {len(chapters)} now: 'was chapter' names only "
+                                        f"the numbers it had before it moved")
+        chapters.append(Chapter(len(chapters), title, source, number, former))
     for path in sorted(content.glob("*.md")):
         if path.name != SUMMARY and path.name not in seen:
             problems.add(shown(path), 1, f"chapter not listed in {where}: add '- [Title]({path.name})'")

@@ -250,10 +250,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         except tinyq.LeaseLost:
             self.refused += 1
             self.refusals[worker.number] = (self.ticks, job.id)   # drawn where it happened
-            holds = ("its claim no longer holds it" if "token" in LEVELS[self.params["level"]]
-                     else f"token {job.token} no longer holds it")
-            self.emit(f"worker {worker.number}'s ack of job {job.id} was refused: {holds} "
-                      f"(the job was claimed again)")
+            self.emit(f"worker {worker.number}'s ack of job {job.id} was refused: "
+                      f"{self._claim_named(job)} no longer holds it (the job was claimed again)")
         else:
             self.done_count += 1
             self.done_attempts += job.attempts

@@ -64,8 +64,8 @@ class Heartbeats:
         try:
             until = self.queue.extend(job, lease_ticks(every + grace))
         except tinyq.LeaseLost:
-            self.emit(f"worker {worker.number}'s heartbeat for job {job.id} was refused: token "
-                      f"{job.token} no longer holds it, so the worker stops that job")
+            self.emit(f"worker {worker.number}'s heartbeat for job {job.id} was refused: "
+                      f"{self._claim_named(job)} no longer holds it, so the worker stops that job")
             worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
             self.beats_refused += 1
             return False

@@ -60,6 +60,11 @@ class QueueView:
         running = self.queue.db.execute(COUNT_RUNNING).fetchone()[0]
         return queued, running, self.total - queued - running - self.done_count
 
+    def _claim_named(self, job):
+        """How the log names the claim `job` holds: "token N", or "its claim" at a level that
+        keeps the fencing token back (chapter 3's; chapter 5 teaches the token)."""
+        return "its claim" if "token" in LEVELS[self.params["level"]] else f"token {job.token}"
+
     def _holder(self, token):
         """The worker that holds (or held, when it died) the claim with this token."""
         for worker in self.workers:

@@ -8,9 +8,13 @@ markdown-it passes one `env` dict to every rule of one document. Ours holds:
 - `headings`, `links`, `transcripts`, `sims`, `figures`: what the plugins found, for the build's later stages;
 - `aliases` ({numbered id: declared id}): the order-based id (`sim-2`, `pause-5-2`) of each box or
   embed that declares its own id, kept as an anchor so links made before it had one still work;
+- `former` (tuple of int): the numbers the chapter had before it moved (SUMMARY.md's "(was chapter
+  11)"), and `former_aliases` ({old id: (old number, id)}): its boxes' ids under those numbers
+  (`pause-11-2` -> `pause-12-2` or the declared id), which are aliases too;
 - at render time, `id_prefix` (e.g. "ch5-" on the all-in-one page, where chapters share one
   document), `heading_shift` (1 there: a chapter's `##` becomes `<h3>`), and `chapter_ids`
-  ({source file: section id}) so links between chapters become links within the page.
+  ({source file: section id}) so links between chapters become links within the page, and
+  `guide_ids` (every id on that page, a set shared by its chapters; see `alias_anchor`).
 """
 from __future__ import annotations
 
@@ -19,11 +23,14 @@ from builder.problems import Problems
 TEMPLATE = "template"   # the "line" of an id the page template declares
 
 
-def new_env(path: str, chapter: int, problems: Problems, reserved_ids=()) -> dict:
-    """A fresh env for parsing one chapter; `reserved_ids` are ids the page template uses."""
+def new_env(path: str, chapter: int, problems: Problems, reserved_ids=(), former=()) -> dict:
+    """A fresh env for parsing one chapter; `reserved_ids` are ids the page template uses,
+    `former` the chapter's numbers before it moved."""
     return {
         "path": path,
         "chapter": chapter,
+        "former": tuple(former),
+        "former_aliases": {},
         "problems": problems,
         "ids": {ident: TEMPLATE for ident in reserved_ids},
         "headings": [],
@@ -58,20 +65,35 @@ def declare_id(env: dict, ident: str, line: int | None) -> str:
 def stable_id(env: dict, kind: str, declared: str | None, numbered: str, line: int | None) -> str:
     """The id of a box or embed: `kind-declared` when the chapter declares one (`id=why-a-lease`
     -> `pause-why-a-lease`), which survives edits around it; else the order-based `numbered`.
-    A declared id keeps `numbered` as an alias (env["aliases"]), both checked for clashes."""
-    if not declared:
-        return declare_id(env, numbered, line)
-    ident = declare_id(env, f"{kind}-{declared}", line)
-    if numbered != ident:
+    A declared id keeps `numbered` as an alias (env["aliases"]), both checked for clashes. In a
+    chapter that moved, `numbered`'s form under each former number (`pause-11-2` for
+    `pause-12-2`) is an alias too."""
+    ident = declare_id(env, f"{kind}-{declared}" if declared else numbered, line)
+    if declared and numbered != ident:
         env["aliases"][declare_id(env, numbered, line)] = ident
+    place = f"{kind}-{env.get('chapter')}-"
+    if numbered.startswith(place):   # a sim-N carries no chapter number: it did not change
+        for number in env.get("former", ()):
+            old = declare_id(env, f"{kind}-{number}-{numbered[len(place):]}", line)
+            env["aliases"][old] = ident
+            env["former_aliases"][old] = (number, ident)
     return ident
 
 
 def alias_anchor(env: dict, ident: str) -> str:
-    """An empty anchor carrying the old, order-based id of `ident` (if it has one), so that
-    `#pause-5-2` still lands on the box even without JavaScript."""
-    old = next((a for a, target in env.get("aliases", {}).items() if target == ident), None)
-    return f'<span class="id-alias" id="{page_id(env, old)}"></span>' if old else ""
+    """Empty anchors carrying the old ids of `ident` (order-based, or from the chapter's former
+    number), so that `#pause-5-2` still lands on the box even without JavaScript. On the
+    all-in-one page a moved chapter's section had its old number too (`ch11-pause-11-2`): that
+    anchor is added unless another chapter's id there has the name (env["guide_ids"])."""
+    olds = [page_id(env, old) for old, target in env.get("aliases", {}).items() if target == ident]
+    taken = env.get("guide_ids")
+    if taken is not None:
+        for old, (number, target) in env.get("former_aliases", {}).items():
+            where = f"ch{number}-{old}"
+            if target == ident and where not in taken:
+                taken.add(where)
+                olds.append(where)
+    return "".join(f'<span class="id-alias" id="{old}"></span>' for old in olds)
 
 
 def claim_id(env: dict, wanted: str, line: int | None) -> str:

@@ -24,7 +24,6 @@ the same path from the snapshot; with JavaScript off, or printed, the answer is 
 from __future__ import annotations
 
 import html
-import inspect
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -34,12 +33,12 @@ from markdown_it.rules_core import StateCore
 
 from builder.markdown.env import declare_id, page_id, parse_inline, report
 from builder.markdown.sim import describe, scalar
+from builder.markdown.sim_print import act, parse_actions
 from builder.markdown.utils import fence_extension, fence_lines, fence_rest, split_header
 
 SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 INFO = re.compile(rf"^id=(?P<id>{SLUG}) sim=(?P<sim>{SLUG})$")
 FIELDS = ("question", "do", "check", "unit", "choices", "within")
-ACTION = re.compile(r"^(?P<time>\d{1,6}(?:\.\d{1,3})?):(?P<name>[a-z_]+)(?P<args>(?::[\w.+-]{1,20})*)$")
 PATH = re.compile(r"^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$")
 HORIZON = 600.0   # virtual seconds a challenge's run may take
 MAX_CALLS = 2000  # run() calls on the way
@@ -110,19 +109,11 @@ def _parse(state: StateCore, token, line: int | None, registry) -> None:
 
 def _actions(env, line, text: str) -> list | None:
     """`1:kill:2,3:enqueue` -> [(1.0, "kill", ["2"]), (3.0, "enqueue", [])], or None (reported)."""
-    actions, last = [], 0.0
-    for part in [p.strip() for p in text.split(",") if p.strip()]:
-        match = ACTION.match(part)
-        if not match:
-            report(env, line, f"do: {part!r} is not time:action:arguments (e.g. 1:kill:2, seconds first)")
-            return None
-        at = float(match["time"])
-        if at < last:
-            report(env, line, f"do: {part!r} comes before the action listed ahead of it; list them in time order")
-            return None
-        last = at
-        actions.append((at, match["name"], [a for a in match["args"].split(":") if a]))
-    return actions
+    try:
+        return parse_actions(text)
+    except ValueError as error:
+        report(env, line, f"do: {error}")
+        return None
 
 
 def _numbers(env, line, field: str, text: str) -> list | None:
@@ -146,9 +137,7 @@ def _run(env, line, embed: dict, simulations: Mapping, actions: list, path: str)
             if not _run_until(sim, at):
                 report(env, line, f"do: the run does not reach {_number(at)} s")
                 return None
-            method = getattr(sim, f"act_{name}", None)
-            names = [p for p in inspect.signature(method).parameters] if method else []
-            sim.act(name, **dict(zip(names, args)))
+            act(sim, name, args)
         for _ in range(MAX_CALLS):
             snapshot = sim.snapshot()
             if snapshot["finished"] or snapshot["time"] >= HORIZON:

@@ -30,7 +30,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
 from builder.markdown.env import alias_anchor, parse_inline, report, stable_id
-from builder.markdown.sim_print import print_outcome, run_to_end
+from builder.markdown.sim_print import parse_actions, print_outcome, run_to_end
 from builder.markdown.utils import fence_extension, fence_lines, split_header
 
 DECLARED_ID = re.compile(r"^id=(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)$")
@@ -124,8 +124,13 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
         report(env, line, f"unknown simulation {name!r} (known: {', '.join(sorted(registry))})")
         return
     cls = registry[name]
-    fields = tuple(dict.fromkeys([*param_names(cls), "seed"]))
+    fields = tuple(dict.fromkeys([*param_names(cls), "seed", "print"]))
     header, fallback, first = split_header(env, fence_lines(token), line, fields, required=False)
+    try:
+        moves = parse_actions(header.pop("print", ""))
+    except ValueError as error:
+        report(env, line, f"print: {error}")
+        return
     paragraphs = [p.strip() for p in "\n".join(fallback or []).split("\n\n") if p.strip()]
     if fallback is not None and not paragraphs:
         report(env, first, "add a text after '---' for readers without JavaScript")
@@ -137,7 +142,7 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
     snapshot = _start(env, line, name, cls, params, seed)
     if snapshot is None:
         return
-    ending = run_to_end(env, line, name, cls, params, seed)
+    ending = run_to_end(env, line, name, cls, params, seed, moves)
     count = len(env["sims"]) + 1
     live = sum(1 for each in env["sims"] if each != "judge") + 1
     limit = page_limit()

@@ -9,6 +9,8 @@ simulations are deterministic for a seed, so this is exactly what the reader's P
 from __future__ import annotations
 
 import html
+import inspect
+import re
 from collections import Counter
 
 from builder.markdown.env import report
@@ -17,14 +19,56 @@ HORIZON = 60.0        # virtual seconds: a scenario that never finishes (jobs ke
 MAX_CALLS = 200       # run() calls, each bounded by the simulation's MAX_RUN_STEPS
 EVENTS_SHOWN = 12     # the first and last half of a longer log are printed, with a gap between
 STATES = ("queued", "running", "done", "dead")
+ACTION = re.compile(r"^(?P<time>\d{1,6}(?:\.\d{1,3})?):(?P<name>[a-z_]+)(?P<args>(?::[\w.+-]{1,20})*)$")
 
 
-def run_to_end(env: dict, line: int | None, name: str, cls, params: dict, seed: int) -> dict | None:
-    """{time, outcome, finished, jobs: {status: count}, events: [{time, text}], events_total},
-    or None (reported at `line`) when the simulation fails on the way."""
+def parse_actions(text: str) -> list:
+    """`1:kill:2,3:enqueue` -> [(1.0, "kill", ["2"]), (3.0, "enqueue", [])].
+    Raises ValueError with the reason for a part that is not time:action:arguments, or out of order."""
+    actions, last = [], 0.0
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        match = ACTION.match(part)
+        if not match:
+            raise ValueError(f"{part!r} is not time:action:arguments (e.g. 1:kill:2, seconds first)")
+        at = float(match["time"])
+        if at < last:
+            raise ValueError(f"{part!r} comes before the action listed ahead of it; list them in time order")
+        last = at
+        actions.append((at, match["name"], [a for a in match["args"].split(":") if a]))
+    return actions
+
+
+def act(sim, name: str, args: list) -> None:
+    """The reader's action `name` on `sim`, its arguments (text) given in the order of act_<name>'s
+    parameters. Raises what the simulation raises (ParamError)."""
+    method = getattr(sim, f"act_{name}", None)
+    names = [p for p in inspect.signature(method).parameters] if method else []
+    sim.act(name, **dict(zip(names, args)))
+
+
+def moves_text(actions: list) -> str:
+    """'a burst of 10 at 0 s, add worker at 0 s' -> for the printed title."""
+    return ", ".join(f"{name.replace('_', ' ')}{''.join(' ' + a for a in args)} at {_seconds(at)}"
+                     for at, name, args in actions)
+
+
+def run_to_end(env: dict, line: int | None, name: str, cls, params: dict, seed: int,
+               actions: list = ()) -> dict | None:
+    """{time, outcome, finished, jobs: {status: count}, events: [{time, text}], events_total, moves},
+    or None (reported at `line`) when the simulation fails on the way. `actions` (parse_actions)
+    are made at their times first."""
     try:
         sim = cls(params, seed=seed)
         events = list(sim.snapshot().get("events", []))
+        for at, action, args in actions:
+            for _ in range(MAX_CALLS):
+                if sim.run(until=at):
+                    break
+            else:
+                report(env, line, f"sim {name}: print: the run does not reach {_seconds(at)}")
+                return None
+            events += sim.snapshot().get("events", [])
+            act(sim, action, args)
         for _ in range(MAX_CALLS):
             reached = sim.run(until=HORIZON)
             snapshot = sim.snapshot()
@@ -39,7 +83,8 @@ def run_to_end(env: dict, line: int | None, name: str, cls, params: dict, seed: 
     return {"time": float(snapshot["time"]), "outcome": str(snapshot["outcome"]),
             "finished": bool(snapshot["finished"]), "jobs": {s: counts[s] for s in STATES if counts[s]},
             "jobs_partial": bool(total and total > sum(counts.values())),
-            "events": events, "events_total": len(events) + int(snapshot.get("events_dropped", 0) or 0)}
+            "events": events, "events_total": len(events) + int(snapshot.get("events_dropped", 0) or 0),
+            "moves": moves_text(actions)}
 
 
 def _seconds(value: float) -> str:
@@ -66,6 +111,8 @@ def print_outcome(meta: dict, guide: bool = False) -> str:
             items.append(f'<li><span class="sim-print-time">{_seconds(event["time"])}</span> '
                          f'{html.escape(str(event["text"]))}</li>')
     title = f"Simulation{number} as the chapter sets it up, run {until}"
+    if ending.get("moves"):
+        title += f", after the reader's moves: {ending['moves']}"
     if guide:
         opening, closing = (f'<div class="sim-print sim-print-guide">\n<p class="sim-print-title">{title}</p>\n',
                             "</div>\n")

@@ -97,3 +97,48 @@ def test_a_chapter_prints_the_scenario_run_not_an_unplayed_widget(page, fixture_
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
     expect(widget).to_be_hidden()
     expect(page.locator(".sim-print").get_by_text("Outcome at")).to_be_visible()
+
+
+def _printing(page):
+    """Stand in for the browser's print dialog: print.js's buttons call window.print(); here it
+    only fires "beforeprint" (the page is then looked at under print media) and returns."""
+    page.evaluate("() => { window.print = () => { dispatchEvent(new Event('beforeprint')); }; }")
+
+
+def test_a_chapter_prints_a_student_copy_beside_the_copy_with_answers(page, fixture_site):
+    """Issue 23: only guide-student.html printed without the answers; each chapter now has both."""
+    page.goto(fixture_site.at("01-queue.html"))
+    _printing(page)
+    prints = page.get_by_role("group", name="Print this chapter")
+    question = page.get_by_text("Enqueue three jobs and claim twice.")
+    solution = page.get_by_text("The third job: claims take the oldest first.")
+    folded = page.locator("details.answer", has=solution)
+    expect(folded).to_have_js_property("open", False)             # folded on screen
+    prints.get_by_role("button", name="Print the student copy").click()
+    page.emulate_media(media="print")
+    expect(question).to_be_visible()
+    expect(solution).to_be_hidden()                               # left out, not printed open
+    expect(folded).to_be_hidden()
+    expect(prints).to_be_hidden()                                 # the buttons do not print
+    page.evaluate("dispatchEvent(new Event('afterprint'))")
+    expect(folded).to_have_js_property("open", False)             # folded again afterwards
+    page.emulate_media(media="screen")
+    prints.get_by_role("button", name="Print with answers").click()
+    page.emulate_media(media="print")
+    expect(solution).to_be_visible()                              # printed open
+    page.evaluate("dispatchEvent(new Event('afterprint'))")
+    page.emulate_media(media="screen")
+    expect(folded).to_have_js_property("open", False)
+    # After a student print, the browser's own Print (Ctrl+P) prints the answers again.
+    prints.get_by_role("button", name="Print the student copy").click()
+    page.evaluate("dispatchEvent(new Event('afterprint'))")
+    page.emulate_media(media="print")
+    page.evaluate("dispatchEvent(new Event('beforeprint'))")
+    expect(solution).to_be_visible()
+
+
+def test_without_javascript_a_chapter_prints_its_answers_open(no_js_page, fixture_site):
+    no_js_page.goto(fixture_site.at("01-queue.html"))
+    no_js_page.emulate_media(media="print")
+    expect(no_js_page.get_by_text("The third job: claims take the oldest first.")).to_be_visible()
+    expect(no_js_page.get_by_role("group", name="Print this chapter")).to_have_count(0)

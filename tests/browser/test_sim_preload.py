@@ -60,3 +60,29 @@ def test_a_reader_who_nears_a_simulation_finds_it_ready(chapter):
     expect(sim).to_have_attribute("data-state", re.compile("^(loading|ready)$"), timeout=5_000)
     expect(sim).to_have_attribute("data-state", "ready", timeout=120_000)
     assert len([url for url in watch.requests if url.endswith("pyodide.asm.wasm")]) == 1
+
+
+def test_a_reader_who_reads_the_top_of_chapter_3_downloads_no_python_until_they_scroll(browser, real_site):
+    """Chapter 3's first simulation is within two screens of the top: near, but only a reader who
+    reads on goes there. Before the first scroll nothing of Python is fetched; the first scroll
+    starts it."""
+    context = browser.new_context(viewport=SCREEN)
+    page = context.new_page()
+    watch = PageWatch(page, origin(real_site.url))
+    try:
+        page.goto(real_site.at("03-the-queue.html"))
+        page.wait_for_selector("html[data-sims-ready]", state="attached")
+        sim = page.locator(".sim[data-sim]").first
+        top = sim.evaluate("(root) => root.getBoundingClientRect().top")
+        assert SCREEN["height"] < top < 3 * SCREEN["height"], top   # near, out of sight
+        page.wait_for_timeout(2000)
+        assert python_requests(watch) == []
+        page.mouse.wheel(0, 120)   # the reader reads on
+        for _ in range(100):
+            if any(url.endswith("pyodide.asm.wasm") for url in watch.requests):
+                break
+            page.wait_for_timeout(100)
+        assert any(url.endswith("pyodide.asm.wasm") for url in watch.requests), python_requests(watch)
+    finally:
+        context.close()
+    watch.check()

@@ -17,3 +17,12 @@ def test_without_javascript_the_old_anchor_still_lands_on_the_box(no_js_page, fi
     no_js_page.set_viewport_size({"width": 1000, "height": 600})
     no_js_page.goto(fixture_site.at("01-queue.html#pause-1-1"))
     expect(no_js_page.locator("#pause-jobs-at-the-start .callout-title")).to_be_in_viewport()
+
+
+def test_a_link_from_when_the_casebook_was_chapter_11_lands_on_its_box(real_page, real_site):
+    """The casebook was chapter 11 until the glossary came first (content/SUMMARY.md says so)."""
+    real_page.set_viewport_size({"width": 1000, "height": 600})
+    real_page.goto(real_site.at("12-casebook.html#pause-11-2"))
+    expect(real_page).to_have_url(re.compile(r"12-casebook\.html#pause-job-that-kills-its-worker$"))
+    box = real_page.locator("#pause-job-that-kills-its-worker")
+    expect(box.get_by_role("link", name="Pause and check 12.2")).to_be_in_viewport()

@@ -167,3 +167,11 @@ def test_the_transcripts_are_saved_for_the_readers_checker(site):
     saved = json.loads((site / "code" / "transcripts.json").read_text())
     assert saved and all(set(t) == {"path", "line", "attrs", "lines"} for t in saved.values())
     assert all(t["lines"][0].startswith("$ ") for t in saved.values())
+
+
+def test_a_chapter_with_answers_offers_both_prints_and_one_without_none(pages):
+    """Issue 23: "Print with answers" and "Print the student copy" (js/print.js) under the title of a
+    chapter that has answers to leave out; a chapter with none prints as it is."""
+    for name, has_answers in (("00-start.html", True), ("01-queue.html", True), ("02-retries.html", False)):
+        buttons = [b["data-print"] for b in pages[name].find("button") if "data-print" in b]
+        assert buttons == (["answers", "student"] if has_answers else []), name

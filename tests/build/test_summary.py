@@ -60,3 +60,12 @@ def test_every_page_of_the_guide_says_the_number_its_file_name_says():
     for chapter in chapters:
         assert chapter.label == f"Chapter {int(chapter.source.split('-')[0])}", chapter
     assert [c.label for c in chapters if c.source in ("11-glossary.md", "12-casebook.md")] == ["Chapter 11", "Chapter 12"]
+
+
+def test_was_chapter_names_only_an_old_place(tmp_path):
+    _, problems = _load(tmp_path, "- [A](a.md) (was chapter 0)\n- [B](b.md) (was chapters 1)\n", ["a.md", "b.md"])
+    assert problems == [
+        "SUMMARY.md:1: a.md is chapter 0 now: 'was chapter' names only the numbers it had before it moved",
+        "SUMMARY.md:2: expected a chapter item '- [Title](file.md)', got '- [B](b.md) (was chapters 1)'",
+        "b.md:1: chapter not listed in SUMMARY.md: add '- [Title](b.md)'",
+    ]

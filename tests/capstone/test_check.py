@@ -245,3 +245,4 @@ def test_bad_input_gets_a_clear_message(tmp_path):
     (tmp_path / "tinyq.py").write_text("def claim(:\n", encoding="utf-8")
     code, out = check(1, tmp_path / "tinyq.py")
     assert code == 1 and "tinyq.py line 1" in out, out
+

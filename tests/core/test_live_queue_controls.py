@@ -144,3 +144,20 @@ def test_a_backoff_cap_below_its_base_is_refused_beside_the_cap():
         LiveQueue({"backoff_base": 5, "backoff_cap": 2})
     assert caught.value.field == "backoff_cap"
     assert caught.value.words == "Backoff cap (s): must be at least the backoff base (5 s); got 2"
+
+
+def test_a_refused_heartbeat_says_no_token_at_chapter_3s_level():
+    """Chapter 3 keeps the fencing token back: a refused heartbeat, like a refused ack, names the
+    claim rather than "token N" there (a hidden setting keeps its value, so a link can set it)."""
+    def refused(level):
+        sim = LiveQueue({"workers": 2, "jobs": 1, "lease": 4, "duration": 20, "heartbeat": 2,
+                         "grace": 1, "level": level})
+        sim.run(until=5)
+        sim.act("stall", worker=1, seconds=10)
+        sim.run(until=16)
+        return [t for t in texts(sim) if "heartbeat for job 1 was refused" in t]
+    chapter_3, casebook = refused("queue"), refused("heartbeats")
+    assert chapter_3 == ["worker 1's heartbeat for job 1 was refused: its claim no longer holds "
+                         "it, so the worker stops that job"]
+    assert casebook == ["worker 1's heartbeat for job 1 was refused: token 1 no longer holds it, "
+                        "so the worker stops that job"]

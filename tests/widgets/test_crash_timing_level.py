@@ -3,7 +3,9 @@ decided in Python: simulations/crash_levels.py). Chapter 5's first embed has no 
 no Token column, no Scenario menu and one policy, before Python and after, and its log says no
 "token N"; a link
 that sets a hidden setting still replays it; chapter 8's embed offers the four policies it has
-taught and both scenarios, and the menu's choices work there."""
+taught and both scenarios, and the menu's choices work there. A link that sets the level shows
+what Python allows at that level (the snapshot's `shown`), and the chapter's settings bring the
+chapter's form back."""
 from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
@@ -17,12 +19,14 @@ def visible_choices(sim, label):
 
 
 def assert_only_the_crash_is_taught(sim):
-    expect(sim.root.get_by_label("Fencing token", exact=True)).to_have_count(0)
+    # A field kept back is hidden (not drawn, so neither reached nor heard): none with its role
+    expect(sim.root.get_by_role("checkbox", name="Fencing token")).to_have_count(0)
+    expect(sim.root.get_by_label("Fencing token", exact=True)).to_be_hidden()
     expect(sim.root.get_by_role("columnheader", name="Token")).to_have_count(0)   # the job table's
     expect(sim.row(1).locator("td").nth(2)).to_be_hidden()                        # its token cell
-    expect(sim.root.get_by_label("Scenario", exact=True)).to_have_count(0)
+    expect(sim.root.get_by_role("combobox", name="Scenario", exact=True)).to_have_count(0)
     for label in ("Emails in the job", "Enqueue", "Fault", "Auto-commit interval (s)"):
-        expect(sim.root.get_by_label(label, exact=True)).to_have_count(0)
+        expect(sim.root.get_by_label(label, exact=True)).to_be_hidden()
     assert visible_choices(sim, "Policy") == ["ack-after-work"]
     # the untaught policies can be neither reached nor heard: hidden and disabled
     assert sim.field("Policy").evaluate("(s) => [...s.options].filter((o) => !o.hidden).length") == 1
@@ -64,7 +68,7 @@ def test_chapter_8_offers_what_chapters_5_to_8_taught(module_page, real_site):
     assert visible_choices(sim, "Policy") == ["ack-after-work", "ack-before-work", "one-transaction",
                                               "idempotency-key"]
     assert visible_choices(sim, "Scenario") == ["crash", "lease-too-short"]
-    expect(sim.root.get_by_label("Emails in the job", exact=True)).to_have_count(0)   # the casebook's
+    expect(sim.root.get_by_label("Emails in the job", exact=True)).to_be_hidden()   # the casebook's
     sim.start()
     # ack before the work (chapter 7), and a crash after the ack: the email is lost
     sim.field("Policy").select_option("ack-before-work")
@@ -82,3 +86,29 @@ def test_chapter_8_offers_what_chapters_5_to_8_taught(module_page, real_site):
     expect(sim.part("verdict")).to_have_text("Exactly once", timeout=RUN)
     expect(sim.part("effects")).to_have_text("The points: 10 by B at 4 s.")
     expect(sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-effect')).to_have_text("adds 10 points")
+
+
+def test_a_link_that_sets_the_level_shows_that_levels_form(module_page, real_site):
+    page = module_page
+    page.goto(real_site.at("05-leases.html?sim-crash-points.level=all#sim-crash-points"))
+    sim = Sim(page, id="sim-crash-points")
+    sim.wait("ready")                                        # the link scrolled to it: it started by itself
+    every = ["ack-after-work", "ack-before-work", "one-transaction", "idempotency-key", "auto-commit"]
+
+    def assert_everything_is_shown():
+        expect(sim.root.get_by_role("checkbox", name="Fencing token")).to_be_visible()
+        expect(sim.root.get_by_role("columnheader", name="Token")).to_be_visible()
+        assert visible_choices(sim, "Policy") == every
+        assert visible_choices(sim, "Scenario") == ["crash", "lease-too-short", "producer"]
+        sim.root.get_by_text("More settings").click()
+        for label in ("Emails in the job", "Auto-commit interval (s)"):
+            expect(sim.field(label)).to_be_visible()
+        sim.root.get_by_text("More settings").click()
+
+    assert_everything_is_shown()
+    sim.field("Policy").select_option("auto-commit")         # a new run keeps the link's level
+    expect(sim.part("log")).to_contain_text("Policy is now Ack on a timer (auto-commit)", timeout=RUN)
+    assert_everything_is_shown()
+    sim.button("Use the chapter’s settings").click()
+    expect(sim.part("log")).to_contain_text("Started again with the chapter's settings.", timeout=RUN)
+    assert_only_the_crash_is_taught(sim)

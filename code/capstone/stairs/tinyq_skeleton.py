@@ -3,6 +3,8 @@
 Save this file as tinyq.py in your capstone folder, beside check.py, and fill in the parts
 marked STAGE 1 to STAGE 4, one stage at a time. After each stage, run `python3 check.py 1`
 (then 2, 3 and 4): it says in words what is still wrong. Everything not marked is written for you.
+Each STAGE comment says what its part must guarantee, not how to write it. Stuck? Chapter 9
+has a folded box "Stuck on stage N?" at the end of each stage's section, with the steps.
 
 A job is a row of the table `jobs`, always in one of four states:
 
@@ -75,33 +77,35 @@ UPDATE jobs SET status = 'dead', locked_until = NULL,
 TOKEN_TAKEN = "UPDATE tokens SET last_token = last_token + 1"
 
 
-# STAGE 1: one UPDATE ... RETURNING that picks one job in a WHERE id = (...) subquery
-# and makes it running: attempts + 1, locked_until = :now + :lease, claimed_at = :now,
-# claimed_by = :worker. It ends RETURNING id, kind, args, attempts, token.
-# Which job: a running job whose lease ran out (locked_until < :now, the earliest
-# locked_until, then the smallest id) comes FIRST, even when queued jobs are due; only
-# if there is none, the queued job due the longest (run_at <= :now, the smallest
-# run_at, then the smallest id). Why first: that job was handed out once already and
-# its worker is presumed dead; taking it next means a crash costs it one lease of
-# waiting, not a lease plus the whole line of queued jobs. The finished tinyq.py of
-# chapter 9 takes them in this order, with two subqueries in WHERE id = coalesce(
-# (...), (...)): coalesce gives its first value that is not NULL. check.py accepts
-# either order, so a claim that prefers queued jobs passes too; it is just less kind.
-# STAGE 3: also set token = (SELECT last_token + 1 FROM tokens), the next token.
+# STAGE 1: the claim, as ONE statement (UPDATE ... RETURNING), with the parameters :now,
+# :lease (seconds) and :worker. It takes at most one job and returns its id, kind, args,
+# attempts and token, in that order. The job it takes becomes running, one more attempt
+# counted, under a lease that covers [now, now + lease], with claimed_at and claimed_by
+# saying when and by whom. Which job: a running one whose lease ran out (now is past its
+# locked_until) comes before a queued one whose run_at has come; among several of a kind,
+# the one waiting longest (earliest locked_until, or earliest run_at), then the smallest id. Why lease-expired jobs first: that job was
+# handed out once already and its worker is presumed dead; taking it next means a crash
+# costs it one lease of waiting, not a lease plus the whole line of queued jobs. check.py
+# accepts either order, so a claim that prefers queued jobs passes too; it is just less
+# kind. Read: chapter 4, "Why the atomic claim works"; chapter 5, "The lease".
+# STAGE 3: the claim also stamps the job with the next fencing token: one more than
+# last_token in the table `tokens`, so larger than every token handed out before.
 CLAIM_JOB = """
 """
 
-# STAGE 1: mark job :id done, and clear its lease (locked_until = NULL).
-# STAGE 3: ... but only WHERE its token is still :token AND it is still running.
+# STAGE 1: parameter :id. That job becomes done and holds no lease any more.
+# STAGE 3: fenced: it changes no row unless the job is still running under :token.
 MARK_DONE = """
 """
 
-# STAGE 2: back to queued, not before :run_at, with no lease, keeping :error.
-# STAGE 3: guard it by :token, as MARK_DONE.
+# STAGE 2: parameters :id, :run_at (seconds), :error. That job is queued again, not to
+# be claimed before :run_at, with no lease, and :error kept as its last_error.
+# STAGE 3: fenced by :token, as MARK_DONE.
 MARK_RETRY = """
 """
 
-# STAGE 2: dead, with no lease, keeping :error. STAGE 3: guard it by :token.
+# STAGE 2: parameters :id, :error. That job is dead, with no lease, :error kept.
+# STAGE 3: fenced by :token, as MARK_DONE.
 MARK_DEAD = """
 """
 
@@ -115,7 +119,8 @@ UPDATE jobs SET status = 'queued', run_at = :now, locked_until = NULL, attempts 
  WHERE id = :id AND token = :token AND status = 'running'"""
 
 
-# STAGE 3: define the exception LeaseLost here, the one _guarded() raises.
+# STAGE 3: an exception class LeaseLost, the one _guarded() raises when a finish found
+# the job no longer held by its claim (chapter 9, stage 3, shows a class of your own).
 
 
 class Permanent(Exception):
@@ -170,10 +175,12 @@ class Job:
     queue: "Queue" = field(repr=False)
     outcome: str | None = None
 
-    # STAGE 4: a context manager (put @contextmanager above it). Inside
-    # `with self.queue.transaction(self.queue.db) as db:`, yield db to the handler, then
-    # mark the job done with self.queue._guarded(self, self.queue.MARK_DONE, {}). After
-    # the with block, set self.outcome = "done".
+    # STAGE 4: a context manager: `with job.complete() as db:` hands the handler the queue's
+    # connection inside one transaction, opened with the queue's transaction helper. When
+    # the block ends, the same transaction marks this job done, fenced by its token, as
+    # ack() does. The handler's writes and the ack are committed together or not at all: if
+    # the block raises, or the token no longer holds the job, both are rolled back and the
+    # exception goes on. Only once it committed does the job's outcome become "done".
     def complete(self):
         raise NotImplementedError("stage 4: write Job.complete()")
 
@@ -234,8 +241,8 @@ class Queue:
             raise RuntimeError(f"{path} holds the jobs table of an older tinyq: delete the file")
         return db
 
-    # STAGE 1: a decorator. handler(kind) returns a function `register(function)` that
-    # stores `function` in self.handlers under `kind` and returns it unchanged.
+    # STAGE 1: a decorator. After `@queue.handler("email")` above `def send(job): ...`,
+    # self.handlers["email"] is that function, and the name `send` still means it too.
     def handler(self, kind):
         raise NotImplementedError("stage 1: write Queue.handler(kind), a decorator")
 
@@ -257,32 +264,36 @@ class Queue:
                                             "now": self.clock(), "delay": delay}).fetchall()
         return rows[0][0] if rows else None
 
-    # STAGE 1: run self.CLAIM_JOB with {"now": self.clock(), "lease": self.lease, "worker": worker}
-    # and .fetchall() (which finishes the statement), as
-    #     rows = self._retrying(lambda: self.db.execute(self.CLAIM_JOB, {...}).fetchall())
-    # (`lambda: expr` is a nameless function that returns expr when called: _retrying
-    # calls it again each time the database was busy.)
-    # No row: return None. Else return Job(id, kind, json.loads(args), attempts, token, self).
-    # STAGE 2: first run self.BURY_EXPIRED (with "now" and "max_attempts"), then
-    # self.CLAIM_JOB, both inside one `with self.transaction(self.db) as db:` in a small
-    # function given to _retrying.
-    # STAGE 3: in that transaction, when a job was claimed, also run self.TOKEN_TAKEN.
+    # STAGE 1: run the claim statement (self.CLAIM_JOB) with the clock's time now and
+    # self.lease as it is now (shop.py may change it after the queue is made), through
+    # self._retrying(...), which takes a function it can call again while the database is
+    # busy. Return None when no job was due, else a Job built from the returned row, its
+    # args turned back from JSON into a dict.
+    # STAGE 2: the claim must first bury the jobs whose lease ran out on their last attempt
+    # (self.BURY_EXPIRED: :now, :max_attempts), in the same transaction as the claim
+    # (self.transaction(self.db)) and with the same `now`, so no lease can run out between.
+    # _retrying() must be able to rerun that whole transaction, and a lambda cannot hold a
+    # `with`: give it a small function of your own, written inside claim().
+    # STAGE 3: when a job was claimed, that transaction also records its token as taken
+    # (self.TOKEN_TAKEN), so the next claim's token is larger still.
     def claim(self, worker=None):
         raise NotImplementedError("stage 1: write Queue.claim()")
 
-    # STAGE 1: run self.MARK_DONE with {"id": job.id} through self._retrying(lambda: ...),
-    # as claim() does, and set job.outcome = "done".
-    # STAGE 3: run it as self._guarded(job, self.MARK_DONE, {}) instead.
+    # STAGE 1: the job becomes done (self.MARK_DONE), written through self._retrying(...) as
+    # claim() does, and job.outcome records "done".
+    # STAGE 3: fenced: a worker whose claim no longer holds the job writes nothing and gets
+    # LeaseLost (from _guarded()).
     def ack(self, job):
         raise NotImplementedError("stage 1: write Queue.ack(job)")
 
-    # STAGE 2: if permanent, or job.attempts >= self.max_attempts: run self.MARK_DEAD, and
-    # the new state is "dead". Else run self.MARK_RETRY with run_at = self.clock() +
-    # jitter(backoff(job.attempts, self.backoff_base, self.backoff_cap), self.rng), and the
-    # new state is "queued". Set job.outcome to that state (the string "dead" or
-    # "queued"), and return the same string, not the job. Run each statement through
-    # self._retrying(lambda: ...), as ack() does.
-    # STAGE 3: run both through self._guarded(job, statement, params).
+    # STAGE 2: record a failed attempt, with `error` (text) kept. The job becomes dead
+    # (self.MARK_DEAD) when `permanent`, or when it has had self.max_attempts claims;
+    # otherwise it is queued again (self.MARK_RETRY), not claimable until the backoff after
+    # attempt number job.attempts (with self.backoff_base and self.backoff_cap), spread by
+    # jitter drawn from self.rng, has passed. Set job.outcome to the new state, "dead" or
+    # "queued", and return that same string. Writes go through self._retrying(...), as in
+    # ack(). Read: chapter 6.
+    # STAGE 3: fenced like ack(): both writes go through _guarded().
     def fail(self, job, error, permanent=False):
         raise NotImplementedError("stage 2: write Queue.fail(job, error, permanent=False)")
 
@@ -302,17 +313,18 @@ class Queue:
         self._guarded(job, self.RELEASE_JOB, {"now": self.clock()})
         job.outcome = "queued"
 
-    # STAGE 1: job = self.claim(worker); if that is None, return None. Else call the
-    # handler registered for job.kind with the job, ack the job, and return it.
-    # STAGE 2: if the handler raises an Exception (or no handler is registered for the
-    # kind: raise a LookupError yourself), fail the job with the text
-    # f"{type(error).__name__}: {error}" and permanent=isinstance(error, Permanent),
-    # instead of letting the worker crash.
-    # STAGE 3: if LeaseLost is raised anywhere in here, set job.outcome = "lease lost"
-    # and return the job: another worker holds it now. (Re-raise a LeaseLost from the
-    # handler rather than failing the job.)
-    # STAGE 4: do not ack a job the handler already finished with complete() (its
-    # outcome is no longer None), nor fail it if the handler raised after that.
+    # STAGE 1: one turn of chapter 4's worker loop: claim a job as `worker` (none due: return
+    # None), run the handler registered for its kind with the job, ack it, return the job.
+    # STAGE 2: a bad job must not kill the worker. A handler that raises an Exception, or a
+    # kind with no handler (raise one yourself), fails the job, with the exception's class
+    # name and message as its error, at once for a Permanent; the job is returned as usual.
+    # Anything that is not an Exception (a KeyboardInterrupt) is a crash: let it through.
+    # STAGE 3: a LeaseLost from anywhere in the attempt (the ack, the fail, or the handler)
+    # means another worker holds the job now: no fail(), no error; job.outcome becomes
+    # "lease lost" and the job is returned.
+    # STAGE 4: a job its handler finished with complete() (its outcome is no longer None)
+    # is neither acked again, nor failed if the handler raises after that: the error goes
+    # no further (ours writes it to `log`), and the job is returned, its outcome "done".
     # (Optional, not checked: ours hands the job back with release() when the handler's
     # error is_busy(), the database's fault rather than the job's.)
     def work_one(self, worker=None):
@@ -321,10 +333,10 @@ class Queue:
     def close(self):
         self.db.close()
 
-    # STAGE 3: run one finishing UPDATE, statement, with
-    # {"id": job.id, "token": job.token, **params} through self._retrying(...); if the
-    # cursor's rowcount is not 1, raise LeaseLost(...): nothing was written.
-    # (`**params` inside {...} copies every key and value of the dict params into the new dict.)
+    # STAGE 3: run one fenced finishing statement of this claim (statement: self.MARK_DONE
+    # or another; params: what it needs besides :id and :token, which come from the job)
+    # through self._retrying(...). It must have changed exactly one row (the cursor's
+    # rowcount); if not, nothing was written and it raises LeaseLost.
     def _guarded(self, job, statement, params):
         raise NotImplementedError("stage 3: write Queue._guarded(job, statement, params)")
 

@@ -51,6 +51,8 @@ export default class CrashTimingWidget extends Widget {
   }
 
   draw(s) {
+    this.showFields(s.shown);   // the level's form (fields.js): a link may set another level
+    setAttr(this.body.querySelector(".sim-table"), "data-hidden", s.shown.hidden.includes("token") ? "token" : null);
     this.drawStrip(s);
     this.drawLanes(s);
     for (const worker of s.workers) {

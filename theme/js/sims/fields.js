@@ -37,9 +37,29 @@ export class Fields {
     }
   }
 
+  /** Show the fields and menu choices the simulation allows at its level: the snapshot's
+      `shown`, {hidden: [field names kept back], options: {menu: [choices shown]}}, decided in
+      Python (simulations/crash_levels.py). The build drew the chapter's level; a run at another
+      one (a link's `level`, then the chapter's settings again) redraws the form from its own.
+      A kept-back field is hidden (neither reached nor heard) and keeps its value; a choice kept
+      back is hidden and disabled, yet stays selected when a link chose it. */
+  showFields(shown) {
+    const form = this.part("params");
+    const key = JSON.stringify(shown);
+    if (!form || !shown || key === this.shownKey) return;
+    this.shownKey = key;
+    for (const box of form.querySelectorAll("[data-field]")) box.hidden = shown.hidden.includes(box.dataset.field);
+    for (const [menu, choices] of Object.entries(shown.options || {})) {
+      for (const option of form.querySelector(`[data-field="${menu}"] select`)?.options || []) {
+        option.hidden = option.disabled = !choices.includes(option.value);
+      }
+    }
+    for (const more of form.querySelectorAll(".sim-more")) more.hidden = !more.querySelector("[data-field]:not([hidden])");
+  }
+
   fieldError(name, text) {
     const box = this.fieldBox(name);
-    if (!box) {
+    if (!box || box.hidden) {   // a field the level keeps back: the words go to the message line
       if (text) this.say(text);
       return;
     }
@@ -86,7 +106,7 @@ export class Fields {
     const reply = await this.send({ op: "create", sim: this.sim, params });
     if (!reply.ok) {
       if (reply.error.type !== "ParamError") return this.bug(reply);
-      this.fieldError(this.fieldBox(reply.error.field) ? reply.error.field : name, this.explain(reply.error));
+      this.fieldError(this.fieldBox(reply.error.field)?.hidden === false ? reply.error.field : name, this.explain(reply.error));
       return;
     }
     this.pause();

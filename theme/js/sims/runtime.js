@@ -25,7 +25,7 @@ const VIEW_MARGIN = "200px 0px";   // start the widget a little before it scroll
 // start takes seconds (half a minute on a busy machine), a screen of reading most of a minute, and
 // a reader who skims covers a screen in about ten seconds; from one screen away, a skimmer arrived
 // to wait about half of Python's start (bench/bench_widgets.py, arrival). A reader who stays further
-// from every simulation downloads none of it.
+// from every simulation, or never scrolls from the top of the page, downloads none of it.
 const NEAR_MARGIN = "200% 0px";
 
 // Sibling modules carry this module's own version (?v=...), set by the build.
@@ -161,11 +161,22 @@ function main() {
     kindFor(name).catch(() => kinds.delete(name));   // said, and fetched again, if it starts
   }
 
+  // A widget that is already near when the page opens, but out of sight (chapter 3's is two screens
+  // down), waits for the reader's first scroll: a reader who reads the opening screen and leaves
+  // downloads no Python, and one who reads on still gets two screens of lead.
+  let scrolled = scrollY > 0;
+  const waiting = new Set();
+  addEventListener("scroll", () => {
+    scrolled = true;
+    for (const root of waiting) prepare(root);
+    waiting.clear();
+  }, { once: true, passive: true });
   const nearing = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       nearing.unobserve(entry.target);
-      prepare(entry.target);
+      if (!scrolled && entry.boundingClientRect.top > innerHeight) waiting.add(entry.target);
+      else prepare(entry.target);
     }
   }, { rootMargin: NEAR_MARGIN });
   for (const root of roots) {

@@ -40,6 +40,7 @@ export class Widget {
     this.resumeAs = null;    // what rebuilds it after Python restarts (rebuild.js)
     this.actions = [];       // [{time, name, args}] since the run started: what a link replays
     this.applied = {};       // {field: the value last applied}, so one edit applies once
+    this.shownKey = null;    // the level's form last drawn (fields.js, showFields)
     this.requests = Promise.resolve();   // this widget's messages to Python, answered in order
     this.busy = 0;           // how many of them are still unanswered
     this.playing = false;    // playback (playback.js):
