@@ -120,6 +120,9 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         self.done_count = self.done_attempts = self.retried = 0
         self.refused = 0            # acks the token refused
         self.refusals = {}          # worker number -> (tick, job id): its latest refused ack
+        # job id -> worker number: its latest claim's; whose lease on it ran out (until claimed
+        # again); whose lease had run out before its latest claim (the picture: "was worker N")
+        self.claimed_by, self.lapsed, self.handed = {}, {}, {}
         self.cap_reported = False
         self.beats = self.beats_refused = self.handed_back = 0     # heartbeats, deploys
         self.poison_claims = self.poison_failures = self.poison_kills = 0
@@ -166,6 +169,7 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
                 "AND locked_until >= ? AND locked_until < ? ORDER BY locked_until, id",
                 (before, self.ticks)):
             holder = self._holder(token)
+            self.lapsed[job_id] = self.claimed_by.get(job_id)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"
             elif holder.state == "killed":
@@ -221,6 +225,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         if job is None:
             return
         worker.job, worker.state, worker.until = job, "claimed", self.ticks + CLAIM_TICKS
+        self.claimed_by[job.id] = worker.number
+        self.handed[job.id] = self.lapsed.pop(job.id, None)   # taken over: from whom
         again = "" if job.attempts == 1 else " again"
         # chapter 3's level keeps the fencing token back (chapter 5 teaches it): no "token N"
         token = "" if "token" in LEVELS[self.params["level"]] else f", token {job.token}"

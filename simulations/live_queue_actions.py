@@ -25,17 +25,26 @@ class ReaderActions:
         self.workers.append(self.Worker(len(self.workers) + 1))
         self.emit(f"worker {len(self.workers)} started")
 
+    def worker_actions(self, worker):
+        """["kill", "restart", "stall"]: which of those `worker` (a Worker) allows now, in that
+        order: kill while it is alive, restart once it is dead, stall while it holds a job. The
+        snapshot sends it (the page offers those buttons), and the acts below check it."""
+        alive = worker.state != "killed"
+        return ([name for name, allowed in (("kill", alive), ("restart", not alive),
+                                            ("stall", worker.state in ("claimed", "working")))
+                 if allowed])
+
     def act_kill(self, worker):
         """Kill a worker's process at once, whatever it is doing."""
         target = self._worker(worker)
-        if target.state == "killed":
+        if "kill" not in self.worker_actions(target):
             raise ParamError("worker", f"worker {target.number} is already dead")
         self._die(target, "was killed")
 
     def act_restart(self, worker):
         """Start a fresh process in a dead worker's place."""
         target = self._worker(worker)
-        if target.state != "killed":
+        if "restart" not in self.worker_actions(target):
             raise ParamError("worker", f"worker {target.number} is not dead")
         target.state, target.restart_at, target.abandoned = "idle", None, None
         self.emit(f"worker {target.number} restarted (a fresh process)")
@@ -43,7 +52,7 @@ class ReaderActions:
     def act_stall(self, worker, seconds=10):
         """Freeze a busy worker for `seconds` (a long pause): it is slow, not dead."""
         target = self._worker(worker)
-        if target.state not in ("claimed", "working"):
+        if "stall" not in self.worker_actions(target):
             raise ParamError("worker", f"worker {target.number} is {target.state}, "
                                        f"not working on a job")
         freeze = convert(self.STALL, seconds)

@@ -6,9 +6,11 @@ at the workers and in the done and dead piles, a bounded number of each, with th
                       [{id, attempts, emails}] (attempts > 0: it has been tried before)
         running       every running job (at most a few hundred: one per live claim, and the
                       claims of dead workers): [{id, attempts, emails, token, worker, dropped_by,
-                      lease_left (seconds), lease (0-1: the share of its lease still left)}];
+                      lease_left (seconds), lease (0-1: the share of its lease still left), was}];
                       `worker` is the worker whose live claim holds it (the table's Worker),
-                      `dropped_by` the dead worker that held it (or null)
+                      `dropped_by` the dead worker that held it (or null), `was` the worker
+                      whose lease on it ran out before this claim took it over (or, while it
+                      waits for a new claim, the worker whose lease just ran out), else null
         done, dead    up to MAX_FINISHED of each, the highest ids first (the latest to
                       finish, but for a job whose claim was taken over): [{id, attempts, emails}]
         counts        {queued, running, done, dead}: the piles' sizes (they add up to every job)
@@ -60,11 +62,13 @@ def picture(sim, rows):
     running = []
     for job_id, attempts, until, claimed, token in rows:
         span = until - (claimed if claimed is not None else now)
+        was = (sim.lapsed if until < now else sim.handed).get(job_id)   # the hand-over
         running.append({
             "id": job_id, "attempts": attempts, "emails": emails[job_id], "token": token,
             "worker": holders.get(token), "dropped_by": dropped.get(token),
             "lease_left": in_seconds(max(0, until - now)),
-            "lease": round(max(0.0, min(1.0, (until - now) / span)), 3) if span > 0 else 0.0})
+            "lease": round(max(0.0, min(1.0, (until - now) / span)), 3) if span > 0 else 0.0,
+            "was": None if was == holders.get(token) else was})
 
     def tokens(rows):
         return [{"id": job_id, "attempts": attempts, "emails": emails[job_id]}

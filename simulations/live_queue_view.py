@@ -241,7 +241,8 @@ class QueueView:
                             "phase_left": left,
                             "stopping": w.stopping,   # a deploy's stop signal reached it
                             "restart_in": None if w.restart_at is None else
-                            round((w.restart_at - self.ticks) / self.TICKS_PER_SECOND, 3)})
+                            round((w.restart_at - self.ticks) / self.TICKS_PER_SECOND, 3),
+                            "actions": self.worker_actions(w)})   # its buttons (live_queue_actions)
         return {"workers": workers, "stats": self.stats(), "settings": dict(self.settings),
                 "table": self._table_drawn, "stuck": self._stuck(),
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},

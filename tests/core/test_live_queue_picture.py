@@ -89,3 +89,42 @@ def test_a_token_counts_its_claims():
     sim.run(5.2)
     job = next(job for job in sim.snapshot()["picture"]["running"] if job["id"] == 1)
     assert job["attempts"] == 2                     # claimed by worker 1, then handed to worker 2
+
+
+def test_a_job_taken_over_after_its_lease_ran_out_says_from_whom():
+    # Issue 22: the picture says a job jumped ("2nd try, was worker 1"), from the snapshot.
+    sim = LiveQueue({"workers": 2, "jobs": 3, "lease": 5, "duration": 2}, seed=0)
+    sim.run(0.3)
+    sim.act("kill", worker=1)
+
+    def job_1():
+        return next(job for job in sim.snapshot()["picture"]["running"] if job["id"] == 1)
+
+    assert job_1()["was"] is None                   # worker 1's lease has not run out yet
+    sim.run(5.2)                                    # it ran out at 5.1 s: worker 2 took it over
+    assert (job_1()["worker"], job_1()["was"]) == (2, 1)
+    others = [job for job in sim.snapshot()["picture"]["running"] if job["id"] != 1]
+    assert all(job["was"] is None for job in others)   # claimed from the queue, never handed over
+
+
+def test_a_stalled_workers_job_names_it_once_another_worker_took_it():
+    sim = LiveQueue({"workers": 2, "jobs": 1, "lease": 2, "duration": 3}, seed=0)
+    sim.run(0.2)
+    holder = next(w for w in sim.snapshot()["workers"] if w["job"] == 1)["id"]
+    sim.act("stall", worker=holder, seconds=5)
+    sim.run(2.5)                                    # its lease ran out at 2.1 s; the other took it
+    job = next(job for job in sim.snapshot()["picture"]["running"] if job["id"] == 1)
+    assert job["worker"] == 3 - holder and job["was"] == holder
+
+
+def test_each_workers_actions_come_from_the_simulation():
+    sim = LiveQueue({"workers": 2, "jobs": 1, "duration": 2}, seed=0)
+    assert [w["actions"] for w in sim.snapshot()["workers"]] == [["kill"], ["kill"]]
+    sim.run(0.2)
+    actions = {w["id"]: w["actions"] for w in sim.snapshot()["workers"]}
+    busy = next(w["id"] for w in sim.snapshot()["workers"] if w["job"] == 1)
+    assert actions[busy] == ["kill", "stall"] and actions[3 - busy] == ["kill"]
+    sim.act("kill", worker=busy)
+    assert sim.snapshot()["workers"][busy - 1]["actions"] == ["restart"]
+    sim.act("restart", worker=busy)
+    assert sim.snapshot()["workers"][busy - 1]["actions"] == ["kill"]

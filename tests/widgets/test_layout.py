@@ -1,5 +1,5 @@
 """Nothing moves under the reader's pointer: the live queue's worker cards keep their size while
-it plays (so "Kill worker N" stays put) and hold their contents when a worker is killed; the
+it plays (so "Kill worker N", on the picture, stays put) and hold their contents when a worker is killed; the
 crash-timing axis labels do not run together on a phone; a printed widget stays in its column."""
 import pytest
 from playwright.sync_api import expect
@@ -9,7 +9,7 @@ from tests.widgets.conftest import Sim, new_watched_page
 LEASES = "05-leases.html"      # live-queue (sim-kill-a-worker), crash-timing (sim-crash-points, sim-lease-too-short)
 RETRY = "06-retry.html"        # payments
 
-PLACES = """root => [...root.querySelectorAll('.lq-worker button, .lq-actions button, .sim-table-box')]
+PLACES = """root => [...root.querySelectorAll('.lqp-button:not([hidden]), .lq-worker button, .lq-actions button, .sim-table-box')]
   .map((node) => { const box = node.getBoundingClientRect();
                    return `${Math.round(box.left + scrollX)},${Math.round(box.top + scrollY)}`; }).join(' ')"""
 

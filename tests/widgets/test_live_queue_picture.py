@@ -3,8 +3,11 @@ same at every step of chapter 3's and chapter 4's stories: as many tokens of eac
 (the piles' counts too), each running job's token in the box of the table's worker, a job whose
 worker was killed waiting in that worker's box until its lease runs out and then in another's,
 and a red ✉×2 on the token of each job the table counts two emails for (chapter 5's lease shorter
-than the work). With reduced motion the tokens jump (no transition), so a token's place is where
+than the work); a job taken over says from whom; Kill, Stall and Restart are on the worker boxes,
+reached by the keyboard, and act as the cards then say. With reduced motion the tokens jump (no transition), so a token's place is where
 it is drawn at once. One page (one Pyodide start) for the module."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -44,8 +47,9 @@ AGREE = """root => {
     const mark = token.querySelector('.lqp-badge').getBoundingClientRect();
     if (badge && (mark.left < body.left - 2 || mark.right > body.right + 2))
       problems.push(`job ${id}: its ✉ badge reaches beyond its token`);
-    // Which try: the table's Attempts (claims so far), one more while it waits for a claim.
-    const attempts = Number(cell(tr, 2)), tries = token.querySelector('.lqp-tries').textContent;
+    // Which try: the table's Attempts (claims so far), one more while it waits for a claim (and,
+    // after a hand-over, from whom: checked by the tests that make one).
+    const attempts = Number(cell(tr, 2)), tries = token.querySelector('.lqp-tries').textContent.replace(/, was .*$/, '');
     const held = status === 'running' && worker !== '';
     const want = status === 'queued' ? attempts + 1 : attempts;
     if ((status !== 'running' || held) && tries !== (want >= 2 ? `${want}${want === 2 ? 'nd' : want === 3 ? 'rd' : 'th'} try` : ''))
@@ -134,8 +138,12 @@ def test_chapter_4_a_killed_workers_job_waits_in_its_box_then_moves_on(page):
     # Worker 2 holds job 1 now, on a fresh lease: dead worker 1's card shows its own claim ran
     # out, never worker 2's lease (it held job 1's current lease before).
     expect(card.locator(".lq-lease-text")).to_have_text("Job 1's lease ran out")
+    # The hand-over is drawn (the token says whose lease ran out) and said in the picture's words.
     if sim.row(1).locator("td").nth(0).inner_text() == "running":
-        expect(sim.root.locator('.lqp-token[data-job="1"] .lqp-tries')).to_have_text("2nd try")
+        holder = sim.row(1).locator("td").nth(3).inner_text()
+        expect(sim.root.locator('.lqp-token[data-job="1"] .lqp-tries')).to_have_text("2nd try, was worker 1")
+        assert re.search(rf"worker {holder} \w+ on job 1 \(its 2nd try, taken over from worker 1 when its lease ran out\)",
+                         sim.part("picture").locator("svg").get_attribute("aria-label"))
     step_and_agree(sim, 3)
 
 
@@ -172,7 +180,53 @@ def test_chapter_5_a_refused_ack_is_drawn_on_the_worker_that_sent_it(page):
         expect(box).to_have_attribute("data-refused", str(job))
         expect(box.locator(".lqp-worker-state")).to_have_text(f"ack of job {job} refused")
         assert f"worker {worker}'s ack of job {job} was refused" in picture.locator("svg").get_attribute("aria-label")
-    expect(sim.root.locator('.lqp-token[data-job="2"] .lqp-tries')).to_have_text("2nd try")
+    expect(sim.root.locator('.lqp-token[data-job="2"] .lqp-tries')).to_have_text("2nd try, was worker 2")
+    assert sim.root.evaluate(AGREE) == []
+
+
+FOCUSED = "() => document.activeElement.getAttribute('aria-label')"
+
+
+def test_kill_and_restart_on_the_picture_by_keyboard_and_the_cards_agree(page):
+    """Issue 22: "press Kill on one of them" is done on the picture, where the text says to look;
+    the one button of each name on the page, its worker's box around it, reached with Tab."""
+    page.goto(page.real_site.at("05-leases.html"))         # 3 workers, 6 jobs, lease 5 s
+    sim = Sim(page, id="sim-kill-a-worker").start()
+    for tick in (1, 2, 3):
+        sim.button("Step").click()
+        expect(sim.part("time")).to_have_text(f"0.{tick} s")
+    picture = sim.part("picture")
+    kill = picture.get_by_role("button", name="Kill worker 2", exact=True)
+    expect(kill).to_be_visible(timeout=TIMEOUT)
+    expect(sim.root.get_by_role("button", name="Kill worker 2", exact=True)).to_have_count(1)
+    expect(picture.get_by_role("button", name="Stall worker 2", exact=True)).to_be_visible()
+    assert kill.evaluate("""button => { const a = button.getBoundingClientRect(),
+        b = document.querySelectorAll('#sim-kill-a-worker .lqp-worker-box')[1].getBoundingClientRect();
+        return a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom; }""")
+    sim.button("Step").focus()                             # from the playback bar, Tab by Tab
+    for _ in range(30):
+        if page.evaluate(FOCUSED) == "Kill worker 2":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == "Kill worker 2"
+    assert kill.evaluate("button => button.matches(':focus-visible') && getComputedStyle(button).outlineStyle !== 'none'")
+    page.keyboard.press("Enter")
+    card = sim.part("workers").locator('.lq-worker[data-worker="2"]')
+    expect(card).to_have_attribute("data-state", "killed", timeout=TIMEOUT)
+    expect(sim.root.locator(".lqp-worker").nth(1)).to_have_attribute("data-state", "killed", timeout=TIMEOUT)
+    expect(card.locator(".lq-worker-job")).to_have_text("Dead")
+    expect(kill).to_have_attribute("aria-disabled", "true")   # it keeps the focus, and says no
+    page.keyboard.press("Enter")
+    expect(sim.part("message")).to_contain_text("worker 2 is already dead")
+    assert "restarted" not in sim.log()
+    expect(picture.get_by_role("button", name="Stall worker 2", exact=True)).to_be_hidden()
+    page.keyboard.press("Tab")                             # Restart shows where Stall was
+    assert page.evaluate(FOCUSED) == "Restart worker 2"
+    page.keyboard.press("Enter")
+    expect(card).not_to_have_attribute("data-state", "killed", timeout=TIMEOUT)
+    assert page.evaluate(FOCUSED) == "Restart worker 2"     # kept for the focus, saying no
+    expect(sim.part("log")).to_contain_text("worker 2 restarted")
+    expect(picture).to_have_attribute("data-time", "0.3", timeout=TIMEOUT)
     assert sim.root.evaluate(AGREE) == []
 
 
@@ -209,8 +263,22 @@ def test_64_workers_fit_one_phone_screen(browser, real_site):
             const x = a.left + a.width / 2, y = a.top + a.height / 2;
             if (!(x > b.left && x < b.right && y > b.top && y < b.bottom)) problems.push(`job ${token.dataset.job} outside its box`);
           }
+          // Each worker's button (one, in place of its name) inside its box, clear of its token.
+          const kills = [...root.querySelectorAll('.lqp-button-kill:not([hidden])')];
+          if (kills.length !== 64) problems.push(`${kills.length} Kill buttons`);
+          kills.forEach((button) => {
+            const a = button.getBoundingClientRect(), n = Number(button.dataset.worker), b = boxes[n - 1];
+            if (a.width < 24 || a.height < 24) problems.push(`Kill worker ${n} is ${a.width}x${a.height}`);
+            if (a.left < b.left || a.right > b.right || a.top < b.top - 1 || a.bottom > b.bottom + 1) problems.push(`Kill worker ${n} outside its box`);
+            const token = root.querySelector(`.lqp-token[data-worker="${n}"] .lqp-token-body`);
+            if (token && token.getBoundingClientRect().left < a.right) problems.push(`Kill worker ${n} covers its token`);
+          });
           return problems;
         }""") == []
+        # Stall has no room there: the card has it, and it is the one on the page.
+        stall = sim.root.get_by_role("button", name="Stall worker 5", exact=True)
+        expect(stall).to_have_count(1)
+        assert stall.evaluate("button => button.closest('.lq-worker') !== null")
     finally:
         context.close()
     watch.check()

@@ -6,6 +6,7 @@
 // Drawn at most once per animation frame; the same words are in the svg's aria-label.
 
 import { plural, seconds, setAttr, setText, svg, thousands } from "./dom.js";
+import { buttonsWidth, room, WorkerButtons } from "./live-queue-buttons.js";
 import { ordinal, TOKEN_H, TOKEN_W, Tokens } from "./live-queue-tokens.js";
 
 const STEP = TOKEN_W + 8;    // one token to the next in a lane or a pile
@@ -54,6 +55,8 @@ export class QueuePicture {
       this.svg.append(this.layers[name]);
     }
     this.tokens = new Tokens(this.layers.tokens);
+    this.buttons = new WorkerButtons(this.svg, () => this.request());   // Kill, Stall, Restart
+    this.ready = false;
     this.labels = {};
     this.rail = svg("rect", { class: "lqp-rail", x: PAD - 4, y: 18, height: TOKEN_H + 8, rx: 6 });
     this.layers.labels.append(this.rail);
@@ -77,10 +80,17 @@ export class QueuePicture {
     this.tokens.clear();
   }
 
-  /** Draw `snapshot` at the next animation frame (once, however many arrive before it). */
-  show(snapshot) {
+  /** Draw `snapshot` at the next animation frame (once, however many arrive before it); the
+      buttons on the workers' boxes work when `ready` (the widget's state). */
+  show(snapshot, ready) {
     this.snapshot = snapshot;
+    this.ready = ready;
     this.request();
+  }
+
+  /** How much room the workers' boxes give their buttons now (live-queue-buttons.js room()). */
+  buttonRoom() {
+    return this.width && this.snapshot ? room(Math.floor((this.width - 2 * PAD) / columns(this.snapshot.workers.length, this.width))) : "words";
   }
 
   request() {
@@ -129,6 +139,11 @@ export class QueuePicture {
     }
     const running = new Map(p.running.map((job) => [job.id, job]));
     const refused = new Map(p.refused.map((r) => [r.worker, r]));
+    // Each box's buttons at its right end (or, the narrowest, in place of its name): the rest of
+    // the box is laid out in the `inner` px left of them.
+    const kind = room(cellW);
+    const inner = cellW - buttonsWidth(kind);
+    const spots = [];
     s.workers.forEach((w, index) => {
       const x = PAD + (index % cols) * cellW;
       const y = workersTop + Math.floor(index / cols) * row;
@@ -137,15 +152,16 @@ export class QueuePicture {
       setAttr(cell, "data-state", w.state);
       setAttr(cell.box, "width", cellW - 6);
       setAttr(cell.box, "height", row - (small ? 4 : 6));
-      const wide = cellW >= 170;
-      setText(cell.name, wide ? `Worker ${w.id}` : cellW < 84 ? String(w.id) : `W${w.id}`);
+      spots.push({ x, y, width: cellW - 6, height: row - (small ? 4 : 6) });
+      const wide = inner >= 170;
+      setText(cell.name, kind === "one" ? "" : wide ? `Worker ${w.id}` : inner < 84 ? String(w.id) : `W${w.id}`);
       setAttr(cell, "data-narrow", wide ? null : "true");
       setAttr(cell, "data-compact", small ? "true" : null);
       let state = w.state;
       const job = byWorker.get(w.id);
       if (w.state === "killed" && wide) state = w.restart_in !== null ? `killed, back in ${seconds(w.restart_in)} s` : "killed";
-      else if (w.state === "killed") state = "✕";
-      else if (!wide) state = "";
+      else if (w.state === "killed" && kind !== "one") state = "✕";
+      else if (!wide || (job && inner < 260)) state = "";   // a phone's box: its token says it is busy
       // A worker that still believes it holds a job another worker has taken over (a stall).
       const lost = w.job !== null && !(job && job.id === w.job && job.token === w.token);
       if (lost && wide) state = `${w.state}: lost job ${w.job}`;
@@ -155,16 +171,17 @@ export class QueuePicture {
       setAttr(cell, "data-refused", no ? no.job : null);
       if (no && wide) state = `ack of job ${no.job} refused`;
       setText(cell.state, state);
-      setAttr(cell.state, "x", wide ? 90 : 32);
+      setAttr(cell.state, "x", wide ? (inner < 260 ? 80 : 90) : 32);
       setAttr(cell, "data-lost", lost ? "true" : null);
-      const tokenX = wide ? Math.min(cellW - 6 - TOKEN_W - 8, 220) : cellW - 6 - TOKEN_W - 3;
-      if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : ""]);
+      const tokenX = wide ? Math.min(inner - 6 - TOKEN_W - 8, 220) : inner - 6 - TOKEN_W - (kind === "one" ? 1 : 3);
+      if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : "", wide]);
       // The lease left in words beside the token, or (in a narrower box) before it, shorter.
       let lease = "";
-      const roomy = cellW - tokenX > 150;
+      const roomy = inner - tokenX > 150;
       if (job && wide) {
         const left = `${seconds(job.lease_left)} s`;
         if (roomy) lease = job.worker === null ? `waits out its lease: ${left}` : job.lease_left > 0 ? `lease: ${left} left` : "lease ran out";
+        else if (inner < 260) lease = job.worker === null ? "" : job.lease_left > 0 ? left : "0 s";   // a phone's box: "killed" says it
         else lease = job.lease_left > 0 ? `${left} left` : "ran out";
       }
       setAttr(cell.lease, "x", roomy ? tokenX + TOKEN_W + 10 : tokenX - 8);
@@ -204,6 +221,7 @@ export class QueuePicture {
       setAttr(this.figure, `data-${status}`, count);
       setAttr(this.figure, `data-${status}-shown`, shown[status]);
     }
+    this.buttons.draw(s.workers, spots, kind, { ready: this.ready, stall: !s.hidden.includes("stall") });
     setAttr(this.svg, "aria-label", describe(s, byWorker, refused));
     setAttr(this.figure, "data-time", s.time);
   }
@@ -245,7 +263,8 @@ function describe(s, byWorker, refused) {
       parts.push(job ? `worker ${w.id} killed; its job ${job.id} waits out its lease (${seconds(job.lease_left)} s left)`
                      : `worker ${w.id} killed`);
     } else if (job) {
-      parts.push(`worker ${w.id} ${w.state} on job ${job.id}${job.attempts >= 2 ? ` (its ${ordinal(job.attempts)} try)` : ""} (lease ${seconds(job.lease_left)} s left)`);
+      const handed = job.was !== null && job.worker === w.id ? `, taken over from worker ${job.was} when its lease ran out` : "";
+      parts.push(`worker ${w.id} ${w.state} on job ${job.id}${job.attempts >= 2 ? ` (its ${ordinal(job.attempts)} try${handed})` : ""} (lease ${seconds(job.lease_left)} s left)`);
     } else {
       parts.push(`worker ${w.id} ${w.state}`);
     }

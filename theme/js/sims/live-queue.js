@@ -1,6 +1,7 @@
 // live-queue's widget: the picture (live-queue-picture.js: the queue as a lane of job tokens, the
-// workers holding theirs, the done and dead piles), workers as cards (state, job, lease bar, "Kill worker N", "Stall worker
-// N", and "Restart worker N" once it is dead), the jobs table, "Add worker", "Enqueue job", a burst, how long a stall lasts, and two
+// workers holding theirs with their "Kill worker N", "Stall worker N" and "Restart worker N"
+// buttons, the done and dead piles), workers as cards (state, job, lease bar; Stall there only when
+// the picture has no room for it), the jobs table, "Add worker", "Enqueue job", a burst, how long a stall lasts, and two
 // small charts over the last minute of virtual time: queue depth and the age of the oldest
 // waiting job. Snapshot keys: docs/simulations.md, "live-queue".
 
@@ -50,7 +51,7 @@ export default class LiveQueueWidget extends Widget {
     this.pictureInView = true;
     new IntersectionObserver(([entry]) => {
       this.pictureInView = entry.isIntersecting;
-      if (entry.isIntersecting && this.snapshot) this.picture.show(this.snapshot);
+      if (entry.isIntersecting && this.snapshot) this.picture.show(this.snapshot, this.ready);
     }, { rootMargin: "200px 0px" }).observe(this.part("picture"));
   }
 
@@ -98,7 +99,7 @@ export default class LiveQueueWidget extends Widget {
 
   draw(s) {
     const frame = this.due("picture", PICTURE_MS);
-    if (frame && (this.pictureInView || !this.playing)) this.picture.show(s);   // at the next animation frame
+    if (frame && (this.pictureInView || !this.playing)) this.picture.show(s, this.ready);   // at the next animation frame
     this.drawLevel(s);
     this.drawWorkers(s);
     this.drawJobs(s);
@@ -160,16 +161,12 @@ export default class LiveQueueWidget extends Widget {
         words = left > 0 ? `${whose}: ${seconds(left)} s left` : `${whose} ran out`;
       }
       setText(card.querySelector(".lq-lease-text"), words);
-      // Kill and Restart are two buttons in two places (issue 23, defect 3): a dead worker's Kill
-      // keeps the focus and says no (aria-disabled: pressed again, the simulation refuses it in
-      // words), and Restart shows below Stall (its room is kept, so nothing moves).
-      const dead = w.state === "killed";
-      const kill = card.querySelector('[data-action="kill"]');
-      kill.disabled = !this.ready;
-      setAttr(kill, "aria-disabled", dead ? "true" : null);
-      card.querySelector('[data-action="restart"]').disabled = !this.ready || !dead;
-      // only a worker in the middle of a job can stall (freeze, alive but slow)
-      card.querySelector('[data-action="stall"]').disabled = !this.ready || !(w.state === "claimed" || w.state === "working");
+      // Kill, Stall and Restart are on the picture's boxes (live-queue-buttons.js), one button
+      // each on the page; the card has Stall only when the picture's boxes are too narrow for it.
+      const stall = card.querySelector('[data-action="stall"]');
+      const here = this.picture.buttonRoom() === "one" && !s.hidden.includes("stall");
+      if (stall.hidden === here) stall.hidden = !here;
+      stall.disabled = !this.ready || !w.actions.includes("stall");   // Python says who can
     });
   }
 
@@ -180,13 +177,8 @@ export default class LiveQueueWidget extends Widget {
       el("p", { class: "lq-worker-job" }, "No job"),
       el("div", { class: "lq-lease" }, el("span", { class: "lq-lease-fill" })),
       el("p", { class: "lq-lease-text" }, "No lease"),
-      el("button", { type: "button", class: "sim-button sim-danger", dataset: { action: "kill", worker: number } },
-        `Kill worker ${number}`),
-      el("button", { type: "button", class: "sim-button", dataset: { action: "stall", worker: number, topic: "stall" },
-                     hidden: this.body.dataset.hidden.split(" ").includes("stall") },
-        `Stall worker ${number}`),
-      el("button", { type: "button", class: "sim-button lq-restart", dataset: { action: "restart", worker: number } },
-        `Restart worker ${number}`));
+      el("button", { type: "button", class: "sim-button", dataset: { action: "stall", worker: number }, hidden: true },
+        `Stall worker ${number}`));
   }
 
   drawJobs(s) {
