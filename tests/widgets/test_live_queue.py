@@ -200,8 +200,8 @@ TEXT = "node => node.textContent.trim()"
 
 def test_folded_details_wait_while_it_plays_and_are_drawn_when_unfolded(sim):
     """Issue 19: while the run plays, the workers' cards and the jobs table are not drawn while the
-    reader has folded them away (each frame's drawing was most of the page's work); unfolded,
-    they show the run as it stands at once, and the event log misses nothing."""
+    reader has folded them away; unfolded, they show the run as it stands at once, and the event
+    log misses nothing."""
     sim.button("Reset").click()
     expect(sim.part("time")).to_have_text("0 s")
     details = sim.part("details")
