@@ -21,7 +21,11 @@ rows        issue 19: chapter 3's live queue opened by a link with each run of t
             main thread's time went (Chrome's own metrics: script, style, layout, all tasks) and the
             virtual seconds reached; beside each, what one frame costs Python (run on by speed/60 s,
             snapshot(), json.dumps()) in Pyodide in Chromium over CPython, and the reply's size. Then
-            a sampling profile of the main thread for the largest run at 10x: its top functions
+            a sampling profile of the main thread for the largest run at 10x: its top functions, and
+            the breakdown below
+breakdown   the largest run (64 workers, 5,000 jobs) at 1x and 10x, 5 s each in Chromium's trace: the
+            main thread's time by cause (script, style, layout, paint, ...: bench/main_thread.py), and
+            which changes made style and layout be recomputed
 weight      bytes a chapter page transfers before any interaction (goal: under 60 KB), as served
             here (no compression) and gzipped (as GitHub Pages serves it)
 
@@ -48,10 +52,11 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from builder import Config, build_site  # noqa: E402
 from builder.serve import make_server, serve_in_background  # noqa: E402
 from bench_browser import CHROMIUM_ARGS, LONG_TASKS, SAVE_DATA, VIEWPORT, chromium_path  # noqa: E402
+import main_thread  # noqa: E402
 from page_bytes import PYTHON, unreached, weight  # noqa: E402
 from widget_start import arrival, ready_times, words_per_minute  # noqa: E402
 
-SECTIONS = ("ready", "arrival", "unreached", "step", "smoothness", "rows", "weight")
+SECTIONS = ("ready", "arrival", "unreached", "step", "smoothness", "rows", "breakdown", "weight")
 # issue 19's runs: (workers, jobs, speed) on chapter 3's live queue (jobs of 0.5 s), then the largest
 # at every other speed the widget offers
 SPEEDS = ("0.25", "0.5", "1", "2", "5", "10", "50")
@@ -81,9 +86,11 @@ def cpython_step_seconds() -> float:
     return step_timing.seconds_per_step(core_scenarios.LiveQueue, STEPS)
 
 
-def smoothness(browser, url: str, page_name: str, query: str, speed: str, profile: bool = False) -> dict:
-    """Play for 10 s: long tasks, frames/s, virtual seconds reached, Chrome's metrics of where the
-    main thread's time went (seconds) and, if `profile`, its top functions by self time (ms)."""
+def smoothness(browser, url: str, page_name: str, query: str, speed: str, profile: bool = False,
+               trace: list | None = None, seconds: float = 10, lead_in: float = 0) -> dict:
+    """Play for `seconds`: long tasks, frames/s, virtual seconds reached, Chrome's metrics of where
+    the main thread's time went (seconds), if `profile` its top functions by self time (ms), and
+    if `trace` (a list of categories) Chromium's trace of the play (main_thread.py)."""
     context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(SAVE_DATA)
     page = context.new_page()
@@ -102,8 +109,16 @@ def smoothness(browser, url: str, page_name: str, query: str, speed: str, profil
         cdp.send("Profiler.start")
     before = metrics(cdp)
     page.evaluate(LONG_TASKS)
-    root.get_by_role("button", name="Play", exact=True).click()
-    page.wait_for_timeout(10_000)
+    play = root.get_by_role("button", name="Play", exact=True)
+    traced = None
+    if trace:
+        play.evaluate("button => button.click()")   # no actionability checks inside the trace
+        page.wait_for_timeout(lead_in * 1000)
+        page.evaluate("() => { window.__long = []; window.__frames = 0; }")   # counted from here
+        traced = main_thread.record(browser, page, lambda: page.wait_for_timeout(seconds * 1000), trace)
+    else:
+        play.click()
+        page.wait_for_timeout(seconds * 1000)
     frames = page.evaluate("() => window.__frames")
     long_tasks = page.evaluate("() => window.__long")
     spent = {name: value - before[name] for name, value in metrics(cdp).items()}
@@ -111,7 +126,8 @@ def smoothness(browser, url: str, page_name: str, query: str, speed: str, profil
     root.get_by_role("button", name="Pause", exact=True).click()
     end_time = float(root.locator('[data-part="time"]').inner_text().split()[0])
     context.close()
-    return {"long": long_tasks, "fps": frames / 10, "virtual": end_time - start_time, "spent": spent, "top": top}
+    return {"long": long_tasks, "fps": frames / seconds, "virtual": end_time - start_time, "spent": spent, "top": top,
+            "trace": traced}
 
 
 def metrics(cdp) -> dict:
@@ -145,6 +161,26 @@ def python_frame_costs(browser, url: str, bundle: str) -> list:
     pyodide = json.loads(page.get_attribute("#result", "data-seconds"))
     context.close()
     return [(c[0], p[0], p[1]) for c, p in zip(cpython, pyodide)]
+
+
+def print_breakdown(browser, url: str) -> None:
+    """Where the main thread's time goes while the largest run plays (Chromium's trace, 5 s of it,
+    main_thread.py), at 1x and at 10x; then, from a second trace, which changes made the browser
+    recompute style and layout."""
+    import os
+    query = "?sim-1.workers=64&sim-1.jobs=5000#sim-1"
+    print(f"breakdown   64 workers, 5,000 jobs, traced for 5 s (the trace slows the page: its frames/s are not the rows'); "
+          f"load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}")
+    for speed in ("1", "10"):
+        result = smoothness(browser, url, "03-the-queue.html", query, speed, trace=main_thread.CATEGORIES, seconds=5, lead_in=1)
+        print(f"            at {speed}x: {len(result['long'])} long tasks, {result['fps']:.1f} frames/s")
+        for line in main_thread.lines(main_thread.breakdown(result["trace"], 5)):
+            print(line)
+    result = smoothness(browser, url, "03-the-queue.html", query, "1", trace=main_thread.INVALIDATIONS, seconds=2, lead_in=3)
+    print("            at 1x, what made style or layout be recomputed (2 s, after 3 s of play; how many times, kind - reason - element):")
+    for count, what in main_thread.invalidations(result["trace"]):
+        print(f"              {count:6} {what}")
+    print()
 
 
 def main() -> int:
@@ -250,6 +286,9 @@ def main() -> int:
                     print("            main thread, 64 workers, 5,000 jobs, 10x, top self time in 10 s: " +
                           "; ".join(f"{ms:.0f} ms {name}" for ms, name in largest["top"]))
                 print(f"            load average after: {' '.join(f'{n:.1f}' for n in os.getloadavg())}\n")
+
+            if 'breakdown' in only or 'rows' in only:
+                print_breakdown(browser, url)
 
             if 'weight' in only:
                 print("weight      before any interaction (served here / gzipped):")

@@ -193,3 +193,29 @@ def test_enter_twice_on_kill_does_not_restart_and_restart_fits_one_line(sim):
     restart.click()                                          # a click: no focus kept for it
     expect(worker(sim, 2)).not_to_have_attribute("data-state", "killed")
     expect(sim.button("Restart worker 2")).to_be_hidden()
+
+
+TEXT = "node => node.textContent.trim()"
+
+
+def test_folded_details_wait_while_it_plays_and_are_drawn_when_unfolded(sim):
+    """Issue 19: while the run plays, the workers' cards and the jobs table are not drawn while the
+    reader has folded them away; unfolded, they show the run as it stands at once, and the event
+    log misses nothing."""
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 s")
+    details = sim.part("details")
+    details.locator("summary").click()                       # fold the cards and the table
+    expect(details).not_to_have_attribute("open", "")
+    sim.set_speed("10")
+    sim.button("Play").click()
+    expect(sim.root.locator('[data-stat="done"]')).not_to_have_text("0", timeout=60_000)
+    assert status(sim, 1).evaluate(TEXT) == "queued"        # as drawn at 0 s: job 1 was claimed since
+    details.locator("summary").click()                       # unfold while it plays: drawn now
+    expect(status(sim, 1)).not_to_have_text("queued", timeout=30_000)
+    sim.button("Pause").click()
+    # Every ack since Reset is in the log once paused (events go in a few times a second while
+    # it plays), as many as the figures count done.
+    run = sim.log().split("Started again from the beginning.")[-1]
+    done = int(sim.root.locator('[data-stat="done"]').inner_text())
+    assert done and run.count(": done") == done, run

@@ -23,9 +23,18 @@ export function svg(tag, attributes = {}) {
   return node;
 }
 
-/** Set a node's text only when it changed (cheap to call every frame). */
+/** Set a node's text only when it changed (cheap to call every frame). A node holding one text
+    node keeps it and has its data changed: textContent would replace it with a new one, which
+    the browser must give a new layout object (a style recalculation), where new data is only laid
+    out again (issue 19: dozens of texts change every frame while a live queue plays). */
 export function setText(node, text) {
-  if (node && node.textContent !== text) node.textContent = text;
+  if (!node) return;
+  const only = node.firstChild;
+  if (only && only.nodeType === Node.TEXT_NODE && !only.nextSibling) {
+    if (only.data !== text) only.data = text;
+  } else if (node.textContent !== text) {
+    node.textContent = text;
+  }
 }
 
 /** Set or remove an attribute only when it changed. */

@@ -69,10 +69,11 @@ export class Drawing {
   }
 
   /** Whether a big part (a table of up to 100 rows) should be redrawn now: always, except while
-      playing, when at most every TABLE_MS (the rest of the widget follows every frame). */
-  due(part) {
+      playing, when at most every `every` ms (TABLE_MS unless said; the rest of the widget
+      follows every frame). */
+  due(part, every = TABLE_MS) {
     const now = performance.now();
-    const wait = TABLE_MS - (now - (this.drawnAt[part] || 0));
+    const wait = every - (now - (this.drawnAt[part] || 0));
     if (this.playing && wait > 0) {
       // Skipped now: the latest snapshot is drawn in full a moment later, even if no other comes.
       this.trailing ||= setTimeout(() => {

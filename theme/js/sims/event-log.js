@@ -3,11 +3,15 @@
 // second, too many to read aloud; the widget announces the reader's own actions and the outcome
 // on its status line instead (widget.js, `announce`). Only the latest entries stay
 // in the page, so a long run cannot grow it without end; it follows the newest entry unless
-// the reader has scrolled up to read.
+// the reader has scrolled up to read. While a run plays (`hold`), a snapshot's events wait and go
+// in together, every 100 ms while the log is in view and every second while it is scrolled away:
+// at 10x a frame brings dozens, and the page kept only the latest anyway (issue 19).
 
 import { el, seconds, thousands } from "./dom.js";
 
 const KEEP = 150;  // entries kept in the page
+const HELD_MS = 100;      // while held: how often the waiting events go in (in view)...
+const HELD_AWAY_MS = 1000; // ...and while the log is scrolled away
 
 export class EventLog {
   constructor(box) {
@@ -15,6 +19,12 @@ export class EventLog {
     this.list = box.querySelector("ol");
     this.follow = true;          // keep the newest entry in view, until the reader scrolls up
     this.scrollPending = false;
+    this.waiting = [];           // events not in the page yet (while held)
+    this.skipped = 0;            // and how many before them will never be (more than KEEP came)
+    this.held = false;
+    this.timer = null;
+    this.inView = true;
+    new IntersectionObserver(([entry]) => { this.inView = entry.isIntersecting; }).observe(box);
     // Read the scroll position only when it changes, never right after an entry is added:
     // that would make the browser lay the page out again in the middle of a frame.
     box.addEventListener("scroll", () => {
@@ -33,18 +43,44 @@ export class EventLog {
   /** Add the events of one snapshot: [{time, text}], and how many older ones were dropped. */
   add(events, dropped = 0) {
     if (!events.length && !dropped) return;
+    if (dropped) {   // the simulation left these out: they go before this snapshot's
+      this.skipped += this.waiting.length + dropped;
+      this.waiting = [];
+    }
+    this.waiting.push(...events);
+    if (this.waiting.length > KEEP) {
+      this.skipped += this.waiting.length - KEEP;
+      this.waiting = this.waiting.slice(-KEEP);
+    }
+    if (!this.held) this.flush();
+    else this.timer ||= setTimeout(() => this.flush(), this.inView ? HELD_MS : HELD_AWAY_MS);
+  }
+
+  /** While a run plays (true), events wait and go in together; false puts them in now. */
+  hold(held) {
+    this.held = held;
+    if (!held) this.flush();
+  }
+
+  /** Put the waiting events in the page. */
+  flush() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.waiting.length && !this.skipped) return;
     const items = [];
-    const shown = events.slice(-KEEP);
-    const skipped = dropped + events.length - shown.length;
-    if (skipped) items.push(el("li", { class: "sim-log-note" }, `… ${thousands(skipped)} earlier events not shown`));
-    for (const event of shown) {
+    if (this.skipped) items.push(el("li", { class: "sim-log-note" }, `… ${thousands(this.skipped)} earlier events not shown`));
+    for (const event of this.waiting) {
       items.push(el("li", {}, el("span", { class: "sim-log-time" }, `${seconds(event.time)} s`), " ", event.text));
     }
+    this.waiting = [];
+    this.skipped = 0;
+    if (items.length >= KEEP) this.list.replaceChildren();   // all of it would go: none is laid out again
     this.append(items);
   }
 
   /** A line of the widget's own (not the simulation's): "Started again with ...". */
   note(text) {
+    this.flush();
     this.append([el("li", { class: "sim-log-note" }, text)]);
   }
 
@@ -61,6 +97,10 @@ export class EventLog {
   }
 
   clear() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.waiting = [];
+    this.skipped = 0;
     this.list.replaceChildren();
     this.follow = true;
   }

@@ -11,6 +11,10 @@ import { Sparkline } from "./sparkline.js";
 import { Widget } from "./widget.js";
 
 const DASH = "—";
+// While playing, the picture, the charts and the figures are drawn at most this often (ms): a
+// token glides between its places (a CSS transition), so fewer frames of it cost the page less
+// and show the same (issue 19). Paused, every snapshot is drawn.
+const PICTURE_MS = 50;
 
 export default class LiveQueueWidget extends Widget {
   static vocabulary = {
@@ -29,6 +33,37 @@ export default class LiveQueueWidget extends Widget {
     this.age = new Sparkline(this.part("age-line"), axes("age"), (top) => `${seconds(top)} s`);
     const view = this.part("table-view");
     view.addEventListener("change", () => this.showTable(view.value, 1));
+    // The workers' cards and the jobs table sit in a <details> below the picture: while the run
+    // plays they are drawn only as often as a reader can follow them (issue 19), and at once when
+    // they come back into view or are unfolded.
+    const details = this.part("details");
+    this.detailsInView = true;
+    const back = () => {   // drawn now (a finished run that idles sends no more snapshots)
+      this.drawnAt.workers = this.drawnAt.jobs = 0;
+      if (this.snapshot && this.playing) this.refresh();
+    };
+    new IntersectionObserver(([entry]) => {
+      this.detailsInView = entry.isIntersecting;
+      if (entry.isIntersecting) back();
+    }, { rootMargin: "200px 0px" }).observe(details);
+    details.addEventListener("toggle", () => { if (details.open) back(); });
+    // The picture, likewise, is not drawn while it is scrolled away and the run plays.
+    this.pictureInView = true;
+    new IntersectionObserver(([entry]) => {
+      this.pictureInView = entry.isIntersecting;
+      if (entry.isIntersecting && this.snapshot) this.picture.show(this.snapshot, this.ready);
+    }, { rootMargin: "200px 0px" }).observe(this.part("picture"));
+  }
+
+  /** Whether the cards or the table (`part`) are drawn now: always when not playing; while
+      playing, every 100 ms while the reader can see them (or has the focus in them), every
+      second while they are scrolled away (anything reading the page stays a second behind at
+      most), and not while folded. */
+  detailsDue(part) {
+    const details = this.part("details");
+    if (this.playing && !details.open) return false;
+    const near = this.detailsInView || details.contains(document.activeElement);
+    return this.due(part, near ? undefined : 1000);
   }
 
   /** List other jobs in the table (a view of simulations/live_queue_view.py's TABLE_VIEWS, and a
@@ -63,11 +98,12 @@ export default class LiveQueueWidget extends Widget {
   }
 
   draw(s) {
-    this.picture.show(s, this.ready);   // at the next animation frame
+    const frame = this.due("picture", PICTURE_MS);
+    if (frame && (this.pictureInView || !this.playing)) this.picture.show(s, this.ready);   // at the next animation frame
     this.drawLevel(s);
     this.drawWorkers(s);
     this.drawJobs(s);
-    this.drawNumbers(s);
+    this.drawNumbers(s, frame);
     this.button("add_worker").disabled = !this.ready || s.room.workers === 0;
     this.button("enqueue").disabled = !this.ready || s.room.jobs === 0;
     const burst = this.button("burst");
@@ -92,6 +128,7 @@ export default class LiveQueueWidget extends Widget {
   }
 
   drawWorkers(s) {
+    if (!this.detailsDue("workers")) return;
     const cards = this.workerList.children;
     while (cards.length < s.workers.length) this.workerList.append(this.card(cards.length + 1));
     while (cards.length > s.workers.length) this.workerList.lastElementChild.remove();
@@ -145,7 +182,7 @@ export default class LiveQueueWidget extends Widget {
   }
 
   drawJobs(s) {
-    if (this.due("jobs")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
+    if (this.detailsDue("jobs")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
       String(job.id),
       { text: job.status, chip: `sim-chip status-${job.status}` },
       String(job.attempts),
@@ -158,13 +195,18 @@ export default class LiveQueueWidget extends Widget {
     setText(this.part("jobs-note"), s.table.pages > 1 || s.table.view !== "watch" ? s.table.note : "");
   }
 
-  drawNumbers(s) {
+  /** The charts and the figures: every snapshot's values are recorded (the peaks are exact), and
+      drawn when `frame`. */
+  drawNumbers(s, frame = true) {
     const stats = s.stats;
+    this.depth.record(s.time, stats.depth);
+    this.age.record(s.time, stats.oldest_wait);
+    if (!frame) return;
     const marks = chartMarks(s);
     this.depth.mark(marks);
     this.age.mark(marks);
-    this.depth.add(s.time, stats.depth);
-    this.age.add(s.time, stats.oldest_wait);
+    this.depth.draw();
+    this.age.draw();
     setText(this.part("depth"), thousands(stats.depth));
     setText(this.part("depth-peak"), `(highest ${thousands(this.depth.peak)})`);
     setText(this.part("age"), `${seconds(stats.oldest_wait)} s`);

@@ -34,6 +34,7 @@ export class Playback {
     }
     this.toEnd = toEnd;
     this.playing = true;
+    this.log.hold(true);   // its events go in a few times a second (event-log.js)
     this.root.dataset.playing = "true";
     setText(this.part("play-label"), "Pause");
     this.lastFrame = performance.now();
@@ -44,6 +45,7 @@ export class Playback {
     if (!this.playing) return;
     this.playing = false;
     this.toEnd = false;
+    this.log.hold(false);
     delete this.root.dataset.playing;
     cancelAnimationFrame(this.frame);
     if (this.snapshot) this.refresh();   // everything as it stands, tables too

@@ -35,13 +35,19 @@ export class Sparkline {
 
   /** Record `value` at virtual `time` (seconds) and redraw. */
   add(time, value) {
+    this.record(time, value);
+    this.draw();
+  }
+
+  /** Record `value` at virtual `time` (seconds), to be drawn by the next draw(): the peak counts
+      every value, drawn or not. */
+  record(time, value) {
     const last = this.points[this.points.length - 1];
     if (last && time < last[0]) this.points = [];       // time went back: a new run
     if (last && time - last[0] < MIN_GAP && time >= last[0]) last[1] = value;
     else this.points.push([time, value]);
     this.peak = Math.max(this.peak, value);
     while (this.points.length > 2 && this.points[1][0] < time - WINDOW) this.points.shift();
-    this.draw();
   }
 
   /** The reader's actions to mark: [{time (seconds), label}] (drawn with the next add()). */
