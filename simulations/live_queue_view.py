@@ -10,6 +10,8 @@ from .ticks import in_seconds
 # keeps its value); the page hides a part whose name is in the snapshot's "hidden":
 #   token       the fencing token: the table's Token column and the token on a worker's card (ch. 9)
 #   stall       the Stall buttons and their "Stall for (s)" field (chapter 5)
+#   kill        the Kill buttons on the picture, and its key's "2nd try" (chapters 4 and 5; a link
+#               that kills still replays: the act itself is allowed)
 #   crash, supervisor           the fields "Crash chance per job" and "Restart dead workers" (ch. 6, 9)
 #   duplicate_emails, acks_refused          the figures of those names (chapters 4 and 5)
 # The casebook's controls (issue 15), by the level that shows them: chapters 3 to 10 keep them
@@ -20,7 +22,7 @@ EXTRAS = {"heartbeats": ("heartbeat", "grace", "duration_max"),
           "retries": ("service_capacity", "backoff_base", "backoff_cap", "jitter")}
 EVERY_EXTRA = tuple(name for group in EXTRAS.values() for name in group)
 LEVELS = {
-    "queue": ("token", "stall", "crash", "supervisor", "duplicate_emails", "acks_refused")   # ch. 3
+    "queue": ("token", "stall", "kill", "crash", "supervisor", "duplicate_emails", "acks_refused")   # ch. 3
              + EVERY_EXTRA,
     "all": EVERY_EXTRA,
     **{level: tuple(n for n in EVERY_EXTRA if n not in group) for level, group in EXTRAS.items()},

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from tests.widgets.conftest import Sim
 
 KEPT_BACK = ("Duplicate emails", "Acks refused")
-KEY_KEPT_BACK = ("its email sent twice", "an ack refused")   # the picture's key (learner trial)
+KEY_KEPT_BACK = ("its email sent twice", "an ack refused", "its second claim")   # the picture's key (learner trial)
 FIELDS = ("Crash chance per job", "Restart dead workers", "Stall for (s)")
 
 
@@ -19,6 +19,7 @@ def assert_kept_back(sim):
     for label in FIELDS:
         expect(sim.root.get_by_label(label, exact=True)).to_be_hidden()
     expect(sim.root.locator('[data-action="stall"]').first).to_be_hidden()
+    expect(sim.root.get_by_role("button", name="Kill worker 1")).to_have_count(0)   # killing: chapters 4 and 5
     key = sim.root.locator(".lqp-key")
     expect(key).to_contain_text("its lease running out")
     for words in KEY_KEPT_BACK:
@@ -34,6 +35,8 @@ def test_chapter_3_keeps_back_what_later_chapters_teach(module_page, real_site):
         expect(five.root.get_by_text(words, exact=True)).to_be_visible()
     for words in KEY_KEPT_BACK:
         expect(five.root.locator(".lqp-key").get_by_text(words)).to_be_visible()
+    five.start()
+    expect(five.root.get_by_role("button", name="Kill worker 1")).to_be_visible()
 
     page.goto(real_site.at("03-the-queue.html"))
     sim = Sim(page, "live-queue")

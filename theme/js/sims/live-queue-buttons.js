@@ -47,8 +47,8 @@ export class WorkerButtons {
   }
 
   /** Draw the buttons of `workers` (the snapshot's), worker i's box at spots[i] = {x, y, width,
-      height} (px in the svg), `kind` from room(); `stall`: the level shows Stall. */
-  draw(workers, spots, kind, { ready, stall }) {
+      height} (px in the svg), `kind` from room(); `stall`, `kill`: the level shows Stall, Kill. */
+  draw(workers, spots, kind, { ready, stall, kill = true }) {
     while (this.sets.length < workers.length) this.sets.push(this.make(this.sets.length + 1));
     while (this.sets.length > workers.length) for (const button of Object.values(this.sets.pop())) button.remove();
     const size = ROOMS[kind];
@@ -61,8 +61,8 @@ export class WorkerButtons {
       const top = spot.y + Math.round((spot.height - BUTTON_H) / 2);
       // Each place holds one button at a time: the one kept for the focus, else the first wanted.
       const places = kind === "one"
-        ? [[spot.x + 2, size.first, [["kill", !dead], ["restart", dead]]]]
-        : [[spot.x + spot.width - size.second - GAP - size.first - GAP, size.first, [["kill", true]]],
+        ? [[spot.x + 2, size.first, [["kill", kill && !dead], ["restart", dead]]]]
+        : [[spot.x + spot.width - size.second - GAP - size.first - GAP, size.first, [["kill", kill]]],
            [spot.x + spot.width - size.second - GAP, size.second, [["restart", dead], ["stall", stall && !dead]]]];
       const shown = new Set();
       for (const [x, width, wanted] of places) {

@@ -221,7 +221,7 @@ export class QueuePicture {
       setAttr(this.figure, `data-${status}`, count);
       setAttr(this.figure, `data-${status}-shown`, shown[status]);
     }
-    this.buttons.draw(s.workers, spots, kind, { ready: this.ready, stall: !s.hidden.includes("stall") });
+    this.buttons.draw(s.workers, spots, kind, { ready: this.ready, stall: !s.hidden.includes("stall"), kill: !s.hidden.includes("kill") });
     setAttr(this.svg, "aria-label", describe(s, byWorker, refused));
     setAttr(this.figure, "data-time", s.time);
   }
