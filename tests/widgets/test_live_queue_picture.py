@@ -145,6 +145,11 @@ def test_chapter_4_a_killed_workers_job_waits_in_its_box_then_moves_on(page):
         assert re.search(rf"worker {holder} \w+ on job 1 \(its 2nd try, taken over from worker 1 when its lease ran out\)",
                          sim.part("picture").locator("svg").get_attribute("aria-label"))
     step_and_agree(sim, 3)
+    # A pile with more jobs than room says how many it draws (glance trial: "Done: 11 jobs" over 9).
+    done = int(sim.root.locator("[data-done-shown]").get_attribute("data-done-shown"))
+    label = sim.root.locator(".lqp-label-done").text_content()
+    counted = int(label.split()[1])
+    assert label == (f"Done: {counted} jobs ({done} shown)" if counted > done else f"Done: {counted} jobs"), label
 
 
 def test_chapter_5_duplicate_emails_are_marked_on_their_jobs(page):

@@ -196,8 +196,13 @@ export class QueuePicture {
     const deadFit = Math.max(1, Math.floor((width - PAD - deadX) / STEP));
     p.done.slice(0, doneFit).forEach((job, index) => place.set(job.id, [PAD + index * STEP, pilesTop + 24]));
     p.dead.slice(0, deadFit).forEach((job, index) => place.set(job.id, [deadX + index * STEP, pilesTop + 24]));
-    this.text("done", PAD, pilesTop + 14, `Done: ${plural(p.counts.done, "job")}`);
-    this.text("dead", deadX, pilesTop + 14, `Dead: ${plural(p.counts.dead, "job")}`);
+    // A pile with more jobs than room says how many of them it draws (a reader counted the tokens).
+    const pile = (status, fit) => {
+      const drawn = Math.min(p[status].length, fit);
+      return `${plural(p.counts[status], "job")}${p.counts[status] > drawn ? ` (${drawn} shown)` : ""}`;
+    };
+    this.text("done", PAD, pilesTop + 14, `Done: ${pile("done", doneFit)}`);
+    this.text("dead", deadX, pilesTop + 14, `Dead: ${pile("dead", deadFit)}`);
     const dup = p.duplicates.jobs;
     this.text("duplicates", PAD, pilesTop + 64, dup ? `✉×2: the email went out more than once for ${
       dup === 1 ? "job" : "jobs"} ${p.duplicates.latest.join(", ")}${dup > p.duplicates.latest.length ? "…" : ""}` : "");
