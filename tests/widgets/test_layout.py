@@ -10,6 +10,7 @@ LEASES = "05-leases.html"      # live-queue (sim-kill-a-worker), crash-timing (s
 RETRY = "06-retry.html"        # payments
 
 PLACES = """root => [...root.querySelectorAll('.lqp-button:not([hidden]), .lq-worker button, .lq-actions button, .sim-table-box')]
+  .filter((node) => node.getClientRects().length)   // a hidden card button has no box to move
   .map((node) => { const box = node.getBoundingClientRect();
                    return `${Math.round(box.left + scrollX)},${Math.round(box.top + scrollY)}`; }).join(' ')"""
 

@@ -58,7 +58,7 @@ def test_the_bundle_runs_laid_out_as_the_worker_lays_it_out(site, tmp_path):
 def test_pages_that_embed_a_simulation_load_the_runtime_with_versioned_urls(site):
     page = (site / "05-leases.html").read_text(encoding="utf-8")
     head = page.split("</head>")[0]
-    runtime = re.search(r'<script type="module" src="(assets/js/sims/runtime\.js\?v=\w{10})" '
+    runtime = re.search(r'<script type="module" src="(assets/js/sims/runtime\.js\?v=\w{10})" fetchpriority="low" '
                         r'data-sim-python="(assets/py/simulations\.json\?v=\w{10})" data-sim-pyodide="pyodide/" '
                         r'data-sim-bytes="(\d+)"></script>', head)
     assert runtime, head[-800:]
