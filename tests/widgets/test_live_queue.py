@@ -138,6 +138,7 @@ def test_reset_and_the_chapters_settings(sim):
 def test_a_stalled_worker_is_slow_not_dead_and_the_token_refuses_its_ack(sim):
     """Chapter 5's slow-but-alive worker, through its own button (issue 12, defect 12)."""
     expect(sim.part("time")).to_have_text("0 s")             # after Reset, chapter's settings
+    sim.part("picture").scroll_into_view_if_needed()         # Stall sits on the picture's worker box
     stall = sim.button("Stall worker 1")
     expect(stall).to_be_disabled()                          # idle: no job to stall in
     sim.button("Step").click()
