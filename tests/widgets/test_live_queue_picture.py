@@ -48,12 +48,26 @@ AGREE = """root => {
     if (badge && (mark.left < body.left - 2 || mark.right > body.right + 2))
       problems.push(`job ${id}: its ✉ badge reaches beyond its token`);
     // Which try: the table's Attempts (claims so far), one more while it waits for a claim (and,
-    // after a hand-over, from whom: checked by the tests that make one).
-    const attempts = Number(cell(tr, 2)), tries = token.querySelector('.lqp-tries').textContent.replace(/, was .*$/, '');
+    // after a hand-over, from whom: checked by the tests that make one). A job in a worker's box
+    // has it said beside its token, inside that box; never under the token, where a trial reader
+    // took it for the next row's (glance trial, shots 06 and 17).
+    const attempts = Number(cell(tr, 2));
     const held = status === 'running' && worker !== '';
+    const box = held ? boxes.get(worker) : null;
+    const under = token.querySelector('.lqp-tries').textContent;
+    if ((held || token.classList.contains('lqp-dropped')) && under) problems.push(`job ${id}: ${JSON.stringify(under)} under its token, between the boxes`);
+    const caption = box && box.querySelector('.lqp-worker-try');
+    const tries = (box ? caption.textContent : under).replace(/, was .*$/, '');
     const want = status === 'queued' ? attempts + 1 : attempts;
-    if ((status !== 'running' || held) && tries !== (want >= 2 ? `${want}${want === 2 ? 'nd' : want === 3 ? 'rd' : 'th'} try` : ''))
+    const ordinal = `${want}${want === 2 ? 'nd' : want === 3 ? 'rd' : 'th'}`;
+    const narrow = box && box.dataset.form === 'narrow';
+    if ((status !== 'running' || held) && tries !== (want < 2 ? '' : narrow ? ordinal : `${ordinal} try`))
       problems.push(`job ${id}: ${attempts} attempts (${status}), its token says ${JSON.stringify(tries)}`);
+    if (box && tries) {
+      const a = caption.getBoundingClientRect(), b = box.querySelector('.lqp-worker-box').getBoundingClientRect();
+      if (a.left < b.left || a.right > b.right || a.top < b.top || a.bottom > b.bottom)
+        problems.push(`job ${id}: its try is not inside worker ${worker}'s box`);
+    }
   }
   const counts = root.querySelector('[data-part="picture"]').dataset;
   for (const status of ['queued', 'running', 'done', 'dead']) {
@@ -124,6 +138,12 @@ def test_chapter_4_a_killed_workers_job_waits_in_its_box_then_moves_on(page):
     assert token.evaluate("""node => { const a = node.getBoundingClientRect(),
         b = node.ownerSVGElement.querySelector('.lqp-worker').getBoundingClientRect();
         return a.top >= b.top - 4 && a.bottom <= b.bottom + 4; }""")   # still in worker 1's row
+    # Whose lease will run out: the killed worker's says nobody renews it (glance trial, shot 02:
+    # both leases showed 59.3 s and only the red box told them apart).
+    boxes = sim.root.locator(".lqp-worker")
+    expect(boxes.nth(0).locator(".lqp-worker-lease")).to_have_text(re.compile(r"^lease not renewed: [\d.]+ s left$"),
+                                                                   timeout=TIMEOUT)
+    expect(boxes.nth(1).locator(".lqp-worker-lease")).to_have_text(re.compile(r"^lease: [\d.]+ s left$"))
     step_and_agree(sim, 5)
     card = sim.part("workers").locator('[data-worker="1"]')
     expect(card.locator(".lq-lease-text")).to_contain_text("Job 1's lease:")   # its claim, running out
@@ -141,7 +161,8 @@ def test_chapter_4_a_killed_workers_job_waits_in_its_box_then_moves_on(page):
     # The hand-over is drawn (the token says whose lease ran out) and said in the picture's words.
     if sim.row(1).locator("td").nth(0).inner_text() == "running":
         holder = sim.row(1).locator("td").nth(3).inner_text()
-        expect(sim.root.locator('.lqp-token[data-job="1"] .lqp-tries')).to_have_text("2nd try, was worker 1")
+        box = sim.root.locator(".lqp-worker").nth(int(holder) - 1)
+        expect(box.locator(".lqp-worker-try")).to_have_text("2nd try, was worker 1")
         assert re.search(rf"worker {holder} \w+ on job 1 \(its 2nd try, taken over from worker 1 when its lease ran out\)",
                          sim.part("picture").locator("svg").get_attribute("aria-label"))
     step_and_agree(sim, 3)
@@ -168,6 +189,96 @@ def test_chapter_5_duplicate_emails_are_marked_on_their_jobs(page):
     assert sim.root.evaluate(AGREE) == []
     expect(sim.root.locator(".lqp-badge", has_text="✉×").first).to_be_visible()
     step_and_agree(sim, 3)
+    # In the dark theme the red ✉×2 is read against the background alone: its halo (the page's
+    # background, round every glyph) hides the lease ring under it; big enough to read (a trial
+    # reader could not read the 11 px one on the dark page, shot 17).
+    page.emulate_media(color_scheme="dark")
+    try:
+        badge = sim.root.locator(".lqp-badge", has_text="✉×").first
+        looks = badge.evaluate(BADGE)
+        assert looks["halo"] == looks["bg"], looks
+        assert looks["contrast"] >= 4.5 and looks["dark"], looks
+        assert looks["size"] >= 13 and looks["halo_width"] >= 4, looks
+    finally:
+        page.emulate_media(color_scheme="light")
+
+
+# A badge's colours, size and halo, and the contrast of its colour against its halo (WCAG 2.1's
+# relative luminance: https://www.w3.org/TR/WCAG21/#dfn-relative-luminance).
+BADGE = r"""badge => {
+  const rgb = (colour) => colour.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const lum = (colour) => {
+    const [r, g, b] = rgb(colour).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const style = getComputedStyle(badge), bg = getComputedStyle(badge.closest('.lqp')).backgroundColor;
+  const [a, b] = [lum(style.fill), lum(style.stroke)].sort((x, y) => y - x);
+  return { fill: style.fill, halo: style.stroke, bg, contrast: (a + 0.05) / (b + 0.05),
+           dark: lum(bg) < 0.05, size: parseFloat(style.fontSize), halo_width: parseFloat(style.strokeWidth) };
+}"""
+
+
+# Every text of a worker box: inside its box, none over another or over the box's token.
+BOX_TEXTS = """root => {
+  const problems = [];
+  root.querySelectorAll('.lqp-worker').forEach((g, index) => {
+    const box = g.querySelector('.lqp-worker-box').getBoundingClientRect();
+    const token = root.querySelector(`.lqp-token[data-worker="${index + 1}"] .lqp-token-body`)
+      || [...root.querySelectorAll('.lqp-dropped .lqp-token-body')].find((t) => {
+           const r = t.getBoundingClientRect(); return r.top > box.top && r.bottom < box.bottom; });
+    const texts = [...g.querySelectorAll('text')].filter((t) => t.textContent).map((t) => [t.textContent, t.getBoundingClientRect()]);
+    const inside = (r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+    const over = (r, s) => r.left < s.right - 0.5 && s.left < r.right - 0.5 && r.top < s.bottom - 0.5 && s.top < r.bottom - 0.5;
+    texts.forEach(([words, r], i) => {
+      if (!inside(r)) problems.push(`worker ${index + 1}: "${words}" outside its box`);
+      if (token && over(r, token.getBoundingClientRect())) problems.push(`worker ${index + 1}: "${words}" over its token`);
+      for (const [other, s] of texts.slice(i + 1)) if (over(r, s)) problems.push(`worker ${index + 1}: "${words}" over "${other}"`);
+    });
+  });
+  return problems;
+}"""
+
+
+def test_on_a_phone_each_lease_reads_as_a_lease_and_the_piles_say_what_they_show(page):
+    """Glance trial, shot 19 (390 px wide): the killed worker's box dropped its lease time and the
+    word lease, the live ones said a bare "3.1 s". Now every held job's box says "lease N s", the
+    killed one's too, with each worker's state, all inside the box; the done pile says how many
+    of its jobs it draws."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.goto(page.real_site.at("05-leases.html"))     # 3 workers, 6 jobs, lease 5 s
+        sim = Sim(page, id="sim-kill-a-worker").start()
+        for tick in (1, 2, 3):
+            sim.button("Step").click()
+            expect(sim.part("time")).to_have_text(f"0.{tick} s", timeout=TIMEOUT)
+        sim.part("picture").get_by_role("button", name="Kill worker 2", exact=True).click()
+        boxes = sim.root.locator(".lqp-worker")
+        expect(boxes.nth(1)).to_have_attribute("data-state", "killed", timeout=TIMEOUT)
+        step_and_agree(sim, 2)
+        expect(boxes.nth(1).locator(".lqp-worker-state")).to_have_text("killed")
+        for index in range(3):
+            expect(boxes.nth(index)).to_have_attribute("data-form", "beside")
+            expect(boxes.nth(index).locator(".lqp-worker-lease")).to_have_text(re.compile(r"^lease [\d.]+ s$"))
+        expect(boxes.nth(1).locator(".lqp-worker-try")).to_have_text("not renewed")
+        expect(boxes.nth(0).locator(".lqp-worker-state")).to_have_text(re.compile(r"^(claimed|working|acking)$"))
+        assert sim.root.evaluate(BOX_TEXTS) == []
+        # To the end: worker 2's job is claimed again; 5 or 6 done, drawn 4 to a phone's pile.
+        sim.set_speed("10")
+        sim.button("Play").click()
+        expect(sim.row(2).locator("td").nth(1)).to_have_text("2", timeout=TIMEOUT)
+        sim.button("Pause").click()
+        expect(sim.part("picture")).to_have_attribute("data-time", sim.part("time").inner_text().split()[0],
+                                                      timeout=TIMEOUT)
+        assert sim.root.evaluate(AGREE) == [] and sim.root.evaluate(BOX_TEXTS) == []
+        sim.button("Play").click()
+        expect(sim.root.locator("[data-done]").first).to_have_attribute("data-done", "6", timeout=TIMEOUT)
+        expect(sim.root.locator(".lqp-label-done")).to_have_text("Done: 6 jobs (4 shown)", timeout=TIMEOUT)
+        svg = sim.part("picture").locator("svg").bounding_box()
+        for label in (".lqp-label-done", ".lqp-label-dead"):
+            box = sim.root.locator(label).bounding_box()
+            assert svg["x"] <= box["x"] and box["x"] + box["width"] <= svg["x"] + svg["width"], label
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_chapter_5_a_refused_ack_is_drawn_on_the_worker_that_sent_it(page):
@@ -185,7 +296,10 @@ def test_chapter_5_a_refused_ack_is_drawn_on_the_worker_that_sent_it(page):
         expect(box).to_have_attribute("data-refused", str(job))
         expect(box.locator(".lqp-worker-state")).to_have_text(f"ack of job {job} refused")
         assert f"worker {worker}'s ack of job {job} was refused" in picture.locator("svg").get_attribute("aria-label")
-    expect(sim.root.locator('.lqp-token[data-job="2"] .lqp-tries')).to_have_text("2nd try, was worker 2")
+    # Worker 1 runs job 2's 2nd try: its box says so beside the token (it was drawn under the
+    # token, between worker 1's box and worker 2's, and read as worker 2's).
+    expect(sim.root.locator(".lqp-worker").nth(0).locator(".lqp-worker-try")).to_have_text("2nd try, was worker 2")
+    assert sim.root.locator('.lqp-token[data-job="2"] .lqp-tries').text_content() == ""
     assert sim.root.evaluate(AGREE) == []
 
 

@@ -8,6 +8,7 @@
 import { plural, seconds, setAttr, setText, svg, thousands } from "./dom.js";
 import { buttonsWidth, room, WorkerButtons } from "./live-queue-buttons.js";
 import { ordinal, TOKEN_H, TOKEN_W, Tokens } from "./live-queue-tokens.js";
+import { drawCell, makeCell } from "./live-queue-workers.js";
 
 const STEP = TOKEN_W + 8;    // one token to the next in a lane or a pile
 const PAD = 8;
@@ -18,6 +19,11 @@ const GAP = 16;              // between the bands
 const PILES = 72;            // the piles' band: a label, a row of tokens, the duplicate emails
 
 const MIN_CELL = 76;         // the narrowest worker box: its name and a token
+
+/** The px a label's `words` take (13 px bold, an estimate: no layout is read while a run plays). */
+function span(words) {
+  return words.length * 7.6;
+}
 
 function wanted(n) {
   return n <= 4 ? 1 : n <= 8 ? 2 : n <= 24 ? 4 : 8;
@@ -130,7 +136,7 @@ export class QueuePicture {
     this.text("ack", width - PAD, pilesTop - GAP / 2 + 4, "↓ done when acked");
 
     // The workers: one box each, the token of the job it holds at its right end.
-    while (this.cells.length < n) this.cells.push(this.cell());
+    while (this.cells.length < n) this.cells.push(makeCell(this.layers.workers, ROW - 6));
     while (this.cells.length > n) this.cells.pop().remove();
     const byWorker = new Map();
     for (const job of p.running) {
@@ -148,61 +154,45 @@ export class QueuePicture {
       const x = PAD + (index % cols) * cellW;
       const y = workersTop + Math.floor(index / cols) * row;
       const cell = this.cells[index];
+      const spot = { x, y, width: cellW - 6, height: row - (small ? 4 : 6) };
       setAttr(cell, "transform", `translate(${x},${y})`);
-      setAttr(cell, "data-state", w.state);
-      setAttr(cell.box, "width", cellW - 6);
-      setAttr(cell.box, "height", row - (small ? 4 : 6));
-      spots.push({ x, y, width: cellW - 6, height: row - (small ? 4 : 6) });
+      setAttr(cell.box, "width", spot.width);
+      setAttr(cell.box, "height", spot.height);
+      spots.push(spot);
+      // The token at the box's right end, left of the buttons; the words around it (a box's
+      // words and the token's try all inside the box: live-queue-workers.js).
       const wide = inner >= 170;
-      setText(cell.name, kind === "one" ? "" : wide ? `Worker ${w.id}` : inner < 84 ? String(w.id) : `W${w.id}`);
-      setAttr(cell, "data-narrow", wide ? null : "true");
-      setAttr(cell, "data-compact", small ? "true" : null);
-      let state = w.state;
-      const job = byWorker.get(w.id);
-      if (w.state === "killed" && wide) state = w.restart_in !== null ? `killed, back in ${seconds(w.restart_in)} s` : "killed";
-      else if (w.state === "killed" && kind !== "one") state = "✕";
-      else if (!wide || (job && inner < 260)) state = "";   // a phone's box: its token says it is busy
-      // A worker that still believes it holds a job another worker has taken over (a stall).
-      const lost = w.job !== null && !(job && job.id === w.job && job.token === w.token);
-      if (lost && wide) state = `${w.state}: lost job ${w.job}`;
-      // An ack the queue refused (its lease had run out and another worker claimed the job),
-      // drawn on the worker that sent it for two seconds: a red box, and the words when wide.
-      const no = refused.get(w.id);
-      setAttr(cell, "data-refused", no ? no.job : null);
-      if (no && wide) state = `ack of job ${no.job} refused`;
-      setText(cell.state, state);
-      setAttr(cell.state, "x", wide ? (inner < 260 ? 80 : 90) : 32);
-      setAttr(cell, "data-lost", lost ? "true" : null);
       const tokenX = wide ? Math.min(inner - 6 - TOKEN_W - 8, 220) : inner - 6 - TOKEN_W - (kind === "one" ? 1 : 3);
-      if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : "", wide]);
-      // The lease left in words beside the token, or (in a narrower box) before it, shorter.
-      let lease = "";
-      const roomy = inner - tokenX > 150;
-      if (job && wide) {
-        const left = `${seconds(job.lease_left)} s`;
-        if (roomy) lease = job.worker === null ? `waits out its lease: ${left}` : job.lease_left > 0 ? `lease: ${left} left` : "lease ran out";
-        else if (inner < 260) lease = job.worker === null ? "" : job.lease_left > 0 ? left : "0 s";   // a phone's box: "killed" says it
-        else lease = job.lease_left > 0 ? `${left} left` : "ran out";
-      }
-      setAttr(cell.lease, "x", roomy ? tokenX + TOKEN_W + 10 : tokenX - 8);
-      setAttr(cell.lease, "text-anchor", roomy ? null : "end");
-      setText(cell.lease, lease);
-      setAttr(cell, "data-low", job && job.lease <= 0.25 ? "true" : null);
+      const form = !wide ? "narrow" : inner - tokenX > 150 ? "roomy" : "beside";
+      const job = byWorker.get(w.id);
+      if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : "", true]);
+      drawCell(cell, w, job, refused.get(w.id), { form, inner, tokenX, kind, small });
     });
 
-    // The piles: done (latest first) and dead, each with its count.
-    const deadX = PAD + Math.floor((width - 2 * PAD) * 0.68);
-    const doneFit = Math.max(1, Math.floor((deadX - PAD - 12) / STEP));
-    const deadFit = Math.max(1, Math.floor((width - PAD - deadX) / STEP));
+    // The piles: done (latest first) and dead, each with its count. A pile with more jobs than
+    // room says how many of them it draws (a reader counted the tokens), at every width: on a
+    // phone, without "jobs" if need be, the dead pile moved left to make room for its words.
+    const pile = (status, fit, short) => {
+      const drawn = Math.min(p[status].length, fit), more = p.counts[status] > drawn;
+      return `${status === "done" ? "Done" : "Dead"}: ${short && more ? thousands(p.counts[status]) : plural(p.counts[status], "job")}${
+        more ? ` (${drawn} shown)` : ""}`;
+    };
+    const piles = (deadX) => {
+      const doneFit = Math.max(1, Math.floor((deadX - PAD - 12) / STEP));
+      return { deadX, doneFit, deadFit: Math.max(1, Math.floor((width - PAD - deadX) / STEP)) };
+    };
+    let at = piles(PAD + Math.floor((width - 2 * PAD) * 0.68));
+    let words = { done: pile("done", at.doneFit, false), dead: pile("dead", at.deadFit, false) };
+    if (span(words.done) > at.deadX - PAD - 8 || span(words.dead) > width - PAD - at.deadX) {
+      words = { done: pile("done", at.doneFit, true), dead: pile("dead", at.deadFit, true) };
+      at = piles(Math.min(at.deadX, Math.floor(width - PAD - span(words.dead))));
+      words = { done: pile("done", at.doneFit, true), dead: pile("dead", at.deadFit, true) };
+    }
+    const { deadX, doneFit, deadFit } = at;
     p.done.slice(0, doneFit).forEach((job, index) => place.set(job.id, [PAD + index * STEP, pilesTop + 24]));
     p.dead.slice(0, deadFit).forEach((job, index) => place.set(job.id, [deadX + index * STEP, pilesTop + 24]));
-    // A pile with more jobs than room says how many of them it draws (a reader counted the tokens).
-    const pile = (status, fit) => {
-      const drawn = Math.min(p[status].length, fit);
-      return `${plural(p.counts[status], "job")}${p.counts[status] > drawn ? ` (${drawn} shown)` : ""}`;
-    };
-    this.text("done", PAD, pilesTop + 14, `Done: ${pile("done", doneFit)}`);
-    this.text("dead", deadX, pilesTop + 14, `Dead: ${pile("dead", deadFit)}`);
+    this.text("done", PAD, pilesTop + 14, words.done);
+    this.text("dead", deadX, pilesTop + 14, words.dead);
     const dup = p.duplicates.jobs;
     this.text("duplicates", PAD, pilesTop + 64, dup ? `✉×2: the email went out more than once for ${
       dup === 1 ? "job" : "jobs"} ${p.duplicates.latest.join(", ")}${dup > p.duplicates.latest.length ? "…" : ""}` : "");
@@ -245,17 +235,6 @@ export class QueuePicture {
     setAttr(line, "y1", y);
     setAttr(line, "y2", y);
   }
-
-  cell() {
-    const group = svg("g", { class: "lqp-worker" });
-    group.box = svg("rect", { class: "lqp-worker-box", x: 0, y: 0, height: ROW - 6, rx: 6 });
-    group.name = svg("text", { class: "lqp-worker-name", x: 8, y: 19 });   // 18 when compact (CSS)
-    group.state = svg("text", { class: "lqp-worker-state", x: 90, y: 19 });
-    group.lease = svg("text", { class: "lqp-worker-lease", y: 19 });
-    group.append(group.box, group.name, group.state, group.lease);
-    this.layers.workers.append(group);
-    return group;
-  }
 }
 
 /** The picture in words (its aria-label): where every shown job is, whose lease runs out. */
@@ -265,7 +244,7 @@ function describe(s, byWorker, refused) {
   for (const w of s.workers.slice(0, 8)) {
     const job = byWorker.get(w.id);
     if (w.state === "killed") {
-      parts.push(job ? `worker ${w.id} killed; its job ${job.id} waits out its lease (${seconds(job.lease_left)} s left)`
+      parts.push(job ? `worker ${w.id} killed; its job ${job.id} waits out its lease, which nobody renews (${seconds(job.lease_left)} s left)`
                      : `worker ${w.id} killed`);
     } else if (job) {
       const handed = job.was !== null && job.worker === w.id ? `, taken over from worker ${job.was} when its lease ran out` : "";

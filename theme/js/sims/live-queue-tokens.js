@@ -42,9 +42,9 @@ export class Tokens {
   }
 
   /** Draw `job`'s token (its `status`) at [x, y] px, with an extra class ("dropped": its worker was
-      killed), `wide` when its worker's box has room for "was worker 1" under it (else "was W1");
-      `run` is its entry of the picture's running jobs, or null. */
-  draw(job, status, [x, y, extra = "", wide = false], run) {
+      killed), `boxed` when it is drawn in a worker's box (the box says which try it is on, beside
+      it: live-queue-workers.js); `run` is its entry of the picture's running jobs, or null. */
+  draw(job, status, [x, y, extra = "", boxed = false], run) {
     let node = this.nodes.get(job.id);
     if (!node && this.spare.length) {
       // A token put away earlier, for a job just shown: placed before it is added again, so it
@@ -82,11 +82,11 @@ export class Tokens {
     const waiting = status === "queued" || (run && run.worker === null && extra !== "dropped");
     const tries = job.attempts + (waiting ? 1 : 0);
     setAttr(node, "data-try", tries);
-    // A job a worker took over once another's lease on it ran out says from whom (the snapshot's
-    // "was"), so the jump is seen after the glide too.
-    const was = run && run.worker !== null && run.was !== null ? `, was ${wide ? "worker " : "W"}${run.was}` : "";
-    setAttr(node, "data-was", was ? run.was : null);
-    setText(node.tries, tries >= 2 ? `${ordinal(tries)} try${was}` : "");
+    // A job a worker took over once another's lease on it ran out: from whom (the snapshot's
+    // "was"), which its worker's box says. Under the token only out of a box (the glance trial
+    // read a caption between two rows of boxes as the next row's).
+    setAttr(node, "data-was", run && run.worker !== null && run.was !== null ? run.was : null);
+    setText(node.tries, tries >= 2 && !boxed ? `${ordinal(tries)} try` : "");
     const lease = run ? run.lease : 0;
     setAttr(node.ring, "stroke-dasharray", run ? `${(lease * 100).toFixed(1)} 100` : null);
     setAttr(node, "data-low", run && lease <= 0.25 ? "true" : null);

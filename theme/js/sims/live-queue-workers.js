@@ -1,0 +1,117 @@
+// live-queue's worker boxes (issue 22): one box per worker, with its name and state, and beside the
+// token of the job it holds, inside the box, that job's lease in words and which try it is on
+// ("3rd try, was worker 2"). The glance trial read a caption drawn under the token as the next
+// row's, so nothing of a box is ever drawn outside it. live-queue-picture.js places the boxes and
+// the tokens; this module writes the words, in one of three forms by the room the box has:
+//
+//   roomy    (one column on a desktop) name, state; the token; its lease ("lease: 4.9 s left",
+//            or for a killed worker's job, which nobody renews, "lease not renewed: 59.3 s
+//            left") with the try under it
+//   beside   (a phone, or two columns) name over state on the left; the lease ("lease 3.1 s") over
+//            the try ("3rd try, was W2"; "not renewed" for a killed worker's job) just left of
+//            the token
+//   narrow   (many workers) the worker's number, ✕ when it is killed, the try ("2nd") left of
+//            the token when it fits
+//
+// Words are fitted by counting characters (a bold sans at most CHAR px a character per px of
+// font size), never by measuring them: nothing here reads layout while a run plays (issue 19).
+
+import { seconds, setAttr, setText, svg } from "./dom.js";
+import { ordinal, TOKEN_W } from "./live-queue-tokens.js";
+
+const CHAR = 0.62;   // px per character per px of font size: a bold sans's widest average
+
+/** The px `words` take at `size` px (an upper estimate). */
+function span(words, size) {
+  return words.length * size * CHAR;
+}
+
+/** A new worker box in `layer`: its rectangle and its texts. */
+export function makeCell(layer, height) {
+  const group = svg("g", { class: "lqp-worker" });
+  group.box = svg("rect", { class: "lqp-worker-box", x: 0, y: 0, height, rx: 6 });
+  group.name = svg("text", { class: "lqp-worker-name", x: 8, y: 19 });   // 18 when compact (CSS)
+  group.state = svg("text", { class: "lqp-worker-state", x: 90, y: 19 });
+  group.lease = svg("text", { class: "lqp-worker-lease", y: 19 });
+  group.try = svg("text", { class: "lqp-worker-try", y: 26 });
+  group.append(group.box, group.name, group.state, group.lease, group.try);
+  layer.append(group);
+  return group;
+}
+
+/** Which try `job` (the picture's running entry) is on, and from whom it was taken over, in
+    words fitting `form` ("" before its 2nd try). */
+function tries(job, form) {
+  if (!job || job.attempts < 2) return "";
+  const was = job.worker !== null && job.was !== null ? job.was : null;
+  if (form === "narrow") return ordinal(job.attempts);
+  return `${ordinal(job.attempts)} try${was === null ? "" : form === "roomy" ? `, was worker ${was}` : `, was W${was}`}`;
+}
+
+/**
+ * Write worker `w`'s box (the snapshot's worker) as `form` ("roomy", "beside" or "narrow"):
+ * `job` is the running job drawn in it (or undefined), `no` the ack of it just refused (or
+ * undefined), `inner` the px of the box left of its buttons, `tokenX` where its token starts,
+ * `kind` the buttons' room (live-queue-buttons.js room()), `small` for compact boxes.
+ */
+export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small }) {
+  setAttr(cell, "data-state", w.state);
+  setAttr(cell, "data-form", form);
+  setAttr(cell, "data-narrow", form === "narrow" ? "true" : null);
+  setAttr(cell, "data-compact", small ? "true" : null);
+  setAttr(cell, "data-refused", no ? no.job : null);
+  // A worker that still believes it holds a job another worker has taken over (a stall).
+  const lost = w.job !== null && !(job && job.id === w.job && job.token === w.token);
+  setAttr(cell, "data-lost", lost ? "true" : null);
+  setAttr(cell, "data-low", job && job.lease <= 0.25 ? "true" : null);
+  const killed = w.state === "killed";
+  const dropped = job && job.worker === null;   // a killed worker's job, waiting out its lease
+  const left = job ? `${seconds(job.lease_left)} s` : "";
+  let name, state, lease = "", second = tries(job, form);
+
+  if (form === "roomy") {
+    name = `Worker ${w.id}`;
+    state = no ? `ack of job ${no.job} refused` : lost ? `${w.state}: lost job ${w.job}`
+      : killed ? (w.restart_in !== null ? `killed, back in ${seconds(w.restart_in)} s` : "killed") : w.state;
+    const x = tokenX + TOKEN_W + 10;
+    if (job) lease = dropped ? `lease not renewed: ${left} left` : job.lease_left > 0 ? `lease: ${left} left` : "lease ran out";
+    if (span(lease, 12) > inner - x - 4) lease = dropped ? `not renewed: ${left} left` : `${left} left`;
+    place(cell, { name: [8, 19], state: [90, 19], lease: [x, second ? 13 : 19, null], try: [x, 26, null] });
+  } else if (form === "beside") {
+    if (job) lease = job.lease_left > 0 ? `lease ${left}` : "lease ran out";
+    const room = tokenX - 6 - 8 - 8;   // the left column starts at 8, the right ends 6 left of the token
+    // "Worker 1" unless a long lease needs its room (a closer estimate: these are mostly digits).
+    name = (`Worker ${w.id}`.length * 13 + lease.length * 11) * 0.56 <= room ? `Worker ${w.id}` : `W${w.id}`;
+    // The second line: the state on the left, the try on the right, the longest words that fit
+    // (a plain state gives way first: the box's colour still says it is busy).
+    const states = no ? [`ack of job ${no.job} refused`, `ack of ${no.job} refused`, "ack refused"]
+      : lost ? [`lost job ${w.job}`, "lost"] : killed ? ["killed"] : [w.state, ""];
+    const rights = dropped && !second ? ["not renewed"] : [second, second.replace(/, was .*$/, "")];
+    const fits = (a, b) => span(a, 10) + span(b, 10) <= room;
+    let pick = null;
+    for (const right of rights) {
+      pick = pick || states.map((left) => [left, right]).find(([left]) => fits(left, right)) || null;
+    }
+    [state, second] = pick || [states[states.length - 1], rights[rights.length - 1]];
+    place(cell, { name: [8, 13], state: [8, 26], lease: [tokenX - 6, 13, "end"], try: [tokenX - 6, 26, "end"] });
+  } else {
+    name = kind === "one" ? "" : inner < 84 ? String(w.id) : `W${w.id}`;
+    state = killed && kind !== "one" ? "✕" : "";
+    const from = kind === "one" ? 34 : Math.max(8 + span(name, 11), state ? 44 : 0) + 3;
+    if (span(second, 10) > tokenX - 4 - from) second = "";
+    place(cell, { name: [8, 19], state: [32, 19], lease: [0, 19, null], try: [tokenX - 4, 19, "end"] });
+  }
+  setText(cell.name, name);
+  setText(cell.state, state);
+  setText(cell.lease, lease);
+  setText(cell.try, second);
+}
+
+function place(cell, where) {
+  for (const [part, [x, y, anchor]] of Object.entries(where)) {
+    const node = cell[part];
+    setAttr(node, "x", x);
+    setAttr(node, "y", y);
+    if (anchor !== undefined) setAttr(node, "text-anchor", anchor);
+  }
+}
