@@ -292,7 +292,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
             "absorbed": self.absorbed,
             "produced": list(self.produced),
             "in_transaction": self.queue.db.in_transaction,
-            "marks": self.mark_words(),
+            "marks": self.mark_words(), "job_words": self.job_words(),
             "duplicates": self.duplicates(),
             "work": self.work_bars(),
             "dies_at": self.dies_at(),

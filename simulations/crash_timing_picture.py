@@ -120,14 +120,34 @@ class LanePicture:
                              for name in order if name in reached]
         return self._dies_at
 
+    def job_words(self):
+        """Which job the lanes show, in the picture's words (both lanes are the same job):
+        "Both lanes are job 1 (ada): her welcome email", "... (ada): 10 loyalty points for Ada",
+        "Both lanes are job 1: a batch of 50 welcome emails"; in the producer scenario "Job 1
+        (ada): her welcome email, enqueued by A, the web request", and before A enqueues it "No
+        job yet: ..."."""
+        if self.scenario == "producer":
+            if self.job_id is None:
+                return "No job yet: A, the web request, has not enqueued Ada's email"
+            return f"Job {self.job_id} (ada): her welcome email, enqueued by A, the web request"
+        if self.policy == "one-transaction":
+            what = "(ada): 10 loyalty points for Ada"
+        elif self.batch > 1:
+            what = f": a batch of {self.batch} welcome emails"
+        else:
+            what = "(ada): her welcome email"
+        return f"Both lanes are job {self.job_id} {what}".replace(" :", ":")
+
     def mark_words(self):
         """{worker: {moment kind: the short words its mark shows on that worker's lane}}, the
-        effect named ("sends the email", "adds 10 points", "sends 50 emails")."""
+        job named ("claims job 1") and the effect ("sends the email", "adds 10 points",
+        "sends 50 emails")."""
         effect, finish = EFFECT_WORDS.get(self.policy, ("sends the email", "acks"))
         if getattr(self, "batch", 1) > 1 and self.policy != "one-transaction":
             effect = "sends emails"
-        worker = {**MARK_WORDS, "effect": effect, "ack": finish}
+        claims = {"claim": f"claims job {self.job_id}"} if self.job_id is not None else {}
+        worker = {**MARK_WORDS, **claims, "effect": effect, "ack": finish}
         if self.scenario == "producer":
-            return {"A": {**MARK_WORDS, "effect": PRODUCER_A[0], "ack": PRODUCER_A[1]},
-                    "B": {**MARK_WORDS, "effect": "sends the email", "ack": "acks"}}
+            return {"A": {**MARK_WORDS, **claims, "effect": PRODUCER_A[0], "ack": PRODUCER_A[1]},
+                    "B": {**MARK_WORDS, **claims, "effect": "sends the email", "ack": "acks"}}
         return {"A": worker, "B": dict(worker)}

@@ -21,6 +21,18 @@ ATTEMPT_WORDS = {
     "redeclined": "old decline repeated by the key",
 }
 
+# What the keys under the squares show, by the key mode (payments.py's `key`), after the
+# picture's "Under each square, the key it sent:", so "k1, k1" and "k1, k2" read as what they are.
+KEY_WORDS = {
+    "none": "no key (none): every request that reaches the bank is a new charge.",
+    "stable": "one key per charge: every attempt at an order sends k1 again, so the bank "
+              "knows a retry and charges once.",
+    "per-attempt": "a new key each attempt (k1, k2, k3…): to the bank, every retry is a new "
+                   "charge.",
+    "rotate-after-decline": "one key per charge (k1), a new one only after a decline's reply "
+                            "(k2): a retry is known; a fixed card is tried afresh.",
+}
+
 
 def attempt_record(answer, reply_lost, charges_for_order, key=None):
     """One attempt as the picture draws it: {"code", "reply", "words", "key"}.
@@ -72,7 +84,8 @@ def picture(sim, start_balance, price):
                "taken": [{"order", "duplicate"}] in the order the bank took them,
                "taken_hidden": coins taken past MAX_COINS,
                "overdrawn": "−$20" or None},
-     "legend": [{"code", "words"}]}"""
+     "legend": [{"code", "words"}],
+     "key_words": what the keys under the squares show, for the key mode (KEY_WORDS)}"""
     db = sim.queue.db
     orders = []
     for job_id, status, args in db.execute(
@@ -98,4 +111,5 @@ def picture(sim, start_balance, price):
                   "taken_hidden": taken_total - len(taken),
                   "overdrawn": money(-balance) if balance < 0 else None},
         "legend": [{"code": code, "words": words} for code, words in ATTEMPT_WORDS.items()],
+        "key_words": KEY_WORDS[sim.params["key"]],
     }

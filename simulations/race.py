@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 from ._core import tinyq
 from .params import ParamError, choice, integer, seed_param
-from .race_picture import clock_words, names_in_words, program, row_keys, worker_keys
+from .race_picture import clock_words, mark_legend, names_in_words, program, row_keys, worker_keys
 from .simulation import Agenda, Simulation, VirtualClock, plural
 
 ADDRESSES = ("ada@example.com", "alan@example.com", "grace@example.com",
@@ -228,6 +228,7 @@ class Race(Simulation):
                             "next": self.next_statement(worker), **worker_keys(worker)})
         return {"claim": self.mode, "workers": workers, "statements": self.statements,
                 "clock_words": clock_words(self.statements), "program": program(self.mode),
+                "mark_legend": mark_legend(),
                 "emails": [{"job": job_id, "address": address, "worker": name}
                            for job_id, address, name in self.emails],
                 "duplicates": self.duplicates()}

@@ -6,6 +6,10 @@ the job done: hollow while it has only looked, filled once it has taken the job 
 an atomic claim, which looks and takes in one statement). A row that two or more workers have
 looked at is flagged "looked-twice" (amber); one that two or more have taken, "taken-twice" (red).
 Both flags stay on the row once raised: they tell what happened to that job.
+
+Each mark's kind (`mark`) is one the legend shows (MARK_LEGEND): "looked" (a hollow, dashed ring),
+"took" (a filled circle), "took-twice" (filled red: it took a job another worker took too). When a
+job's email has gone out more than once, its row's words say so ("ada got the welcome email twice").
 """
 from .simulation import plural
 
@@ -32,6 +36,11 @@ HOLD_BY_STEP = {"grab": "looked", "send": "took", "done": "took", "ack": "took"}
 
 MARK_WORDS = {"looked": "looked at", "took": "took"}
 
+# Every kind of mark the rows can show, in the legend's order, with the legend's words.
+MARK_LEGEND = (("looked", "looked at it"), ("took", "took it"),
+               ("took-twice", "took it, and so did another"))
+TIMES = {2: "twice", 3: "three times"}
+
 
 def names_in_words(names):
     """["A"] -> "A"; ["A", "B"] -> "A and B"; ["A", "B", "C"] -> "A, B and C"."""
@@ -56,22 +65,43 @@ def worker_keys(worker):
             "last_words": just_ran}
 
 
+def mark_legend():
+    """[{mark, words}]: every kind of mark the job rows can show, as the legend lists them."""
+    return [{"mark": mark, "words": words} for mark, words in MARK_LEGEND]
+
+
+def emails_words(race, job_id):
+    """"ada got the welcome email twice" once a job's email has gone out more than once, else
+    None (the person is the address's name)."""
+    sent = [address for sent_for, address, _ in race.emails if sent_for == job_id]
+    if len(sent) < 2:
+        return None
+    return f"{sent[0].split('@')[0]} got the welcome email {TIMES.get(len(sent), f'{len(sent)} times')}"
+
+
 def row_keys(race, job_id):
-    """A job row's marks: `marks` [{worker, hold}] (the workers whose mark is on it now),
-    `looked_by` and `taken_by` (every worker that ever looked at / took it, in order), `flag`
-    ("taken-twice", "looked-twice" or None) with `flag_words`, and `workers_words` (the row's
-    marks in words, for the table)."""
+    """A job row's marks: `marks` [{worker, hold, mark}] (the workers whose mark is on it now;
+    `mark` the legend's kind, "took-twice" for a take on a row two or more took), `looked_by`
+    and `taken_by` (every worker that ever looked at / took it, in order), `flag`
+    ("taken-twice", "looked-twice" or None) with `flag_words` (and, once its email went out more
+    than once, who got it how often), and `workers_words` (the row's marks in words, for the
+    table)."""
     looked, taken = race.looked.get(job_id, []), race.taken.get(job_id, [])
-    marks = [{"worker": w.name, "hold": keys["hold"]}
+    twice = len(taken) > 1
+    marks = [{"worker": w.name, "hold": keys["hold"],
+              "mark": "took-twice" if twice and keys["hold"] == "took" else keys["hold"]}
              for w in race.workers.values()
              for keys in (worker_keys(w),) if keys["row"] == job_id]
     flag = flag_words = None
-    if len(taken) > 1:
+    if twice:
         flag, flag_words = "taken-twice", f"{names_in_words(taken)} all took job {job_id}"
     elif len(looked) > 1:
         flag, flag_words = "looked-twice", f"{names_in_words(looked)} all saw job {job_id} queued"
     if flag and len(taken if flag == "taken-twice" else looked) == 2:
         flag_words = flag_words.replace(" all ", " both ")
+    repeated = emails_words(race, job_id)
+    if repeated:
+        flag_words = f"{flag_words}: {repeated}" if flag_words else repeated[0].upper() + repeated[1:]
     said = [f"{mark['worker']} {MARK_WORDS[mark['hold']]} it" for mark in marks]
     return {"marks": marks, "looked_by": list(looked), "taken_by": list(taken), "flag": flag,
             "flag_words": flag_words, "workers_words": "; ".join(said) or "—"}

@@ -88,3 +88,23 @@ def test_an_effect_that_repeats_one_is_marked_duplicate(params, worker, label):
                                     {"batch": 5, "marker": True}, {"scenario": "producer"}])
 def test_no_duplicate_marks_when_nothing_repeats(params):
     assert finish(params)["duplicates"] == []
+
+
+@pytest.mark.parametrize("params, words", [
+    ({}, "Both lanes are job 1 (ada): her welcome email"),
+    ({"scenario": "lease-too-short"}, "Both lanes are job 1 (ada): her welcome email"),
+    ({"policy": "one-transaction"}, "Both lanes are job 1 (ada): 10 loyalty points for Ada"),
+    ({"batch": 50}, "Both lanes are job 1: a batch of 50 welcome emails"),
+    ({"scenario": "producer"}, "Job 1 (ada): her welcome email, enqueued by A, the web request"),
+])
+def test_the_lanes_name_their_job(params, words):
+    """Shots 11-13: no job id anywhere in the picture, so "which job?" had no answer."""
+    run = finish(params)
+    assert run["job_words"] == words
+    claimed = {m["worker"] for m in run["timeline"] if m["kind"] == "claim"}
+    assert claimed and all(run["marks"][who]["claim"] == "claims job 1" for who in claimed)
+
+
+def test_before_the_web_request_enqueues_there_is_no_job_to_name():
+    start = CrashTiming({"scenario": "producer"}).snapshot()
+    assert start["job_words"] == "No job yet: A, the web request, has not enqueued Ada's email"

@@ -1,9 +1,12 @@
 """payments' picture and money: the picture is drawn from the snapshot alone and agrees with
 the ledger and the jobs table; money is written one way; a declined card needs a new key."""
+import re
+
 import pytest
 
 from simulations import Payments
 from simulations.money import money
+from simulations.payments_picture import KEY_WORDS
 
 
 def settle(params, seed=0):
@@ -142,3 +145,15 @@ def test_a_new_key_each_attempt_is_labelled_k1_k2_k3_not_no_key():
         assert names == [f"k{n}" for n in range(1, len(names) + 1)]
         assert len({a["key"] for a in order["attempts"]}) == len(names)
     assert max(len(order["attempts"]) for order in pic["orders"]) > 1
+
+
+@pytest.mark.parametrize("key, shown", [("none", "none"), ("stable", "k1"),
+                                        ("per-attempt", "k2"), ("rotate-after-decline", "k1")])
+def test_the_picture_says_what_its_keys_show(key, shown):
+    """Shots 14-16: "k1" under every square (and k1...k6 in another run) was not explained. The
+    picture's words for the key mode name the labels its squares carry."""
+    sim = settle({"charges": 5, "key": key}, seed=0)
+    pic = sim.snapshot()["picture"]
+    names = {a["key_name"] for order in pic["orders"] for a in order["attempts"]}
+    assert shown in names and re.search(rf"\b{shown}\b", pic["key_words"]), pic["key_words"]
+    assert pic["key_words"] == KEY_WORDS[key] and len(set(KEY_WORDS.values())) == len(KEY_WORDS)

@@ -145,3 +145,36 @@ def test_a_finished_worker_cannot_step():
         sim.act("step_a")
     with pytest.raises(ParamError, match="must be A or B"):
         sim.act("step", worker="C")
+
+
+# --- the picture's keys (issue 22, glance trial) --------------------------------------------------
+
+def test_every_mark_a_row_shows_is_in_the_legend_and_a_double_take_is_red():
+    """Shot 09: the marks were red on a row both took, the legend showed only a dark "took it".
+    Each mark carries its legend kind; a take on a row two took is "took-twice"."""
+    sim = Race({"claim": "naive", "jobs": 2, "workers": 3})
+    legend = [kind["mark"] for kind in sim.snapshot()["mark_legend"]]
+    assert legend == ["looked", "took", "took-twice"]
+    seen = set()
+    for name in "ABCABCABCABCABCABCABC":
+        if sim.workers[name].step != "finished":
+            sim.act("step", worker=name)
+        for row in sim.snapshot()["jobs"]:
+            for mark in row["marks"]:
+                seen.add(mark["mark"])
+                twice = row["flag"] == "taken-twice" and mark["hold"] == "took"
+                assert mark["mark"] == ("took-twice" if twice else mark["hold"]), (row, mark)
+    assert seen == set(legend)
+
+
+def test_a_row_whose_email_went_out_twice_says_so():
+    """Shot 10: the caption said only "both took job 1" while the email had gone out twice."""
+    sim = Race({"claim": "naive", "jobs": 1})
+    for name in "ABAB":
+        sim.act("step", worker=name)
+    assert sim.snapshot()["jobs"][0]["flag_words"] == "A and B both took job 1"
+    sim.act("step", worker="A")                                   # A sends: one email so far
+    assert sim.snapshot()["jobs"][0]["flag_words"] == "A and B both took job 1"
+    sim.act("step", worker="B")                                   # B sends it again
+    assert sim.snapshot()["jobs"][0]["flag_words"] == ("A and B both took job 1: "
+                                                       "ada got the welcome email twice")

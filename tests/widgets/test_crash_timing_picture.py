@@ -49,6 +49,10 @@ def answered(sim, point, words, since):
     slider = sim.root.get_by_role("slider", name="Where worker A dies")
     expect(slider).to_have_attribute("aria-valuetext", words)
     expect(sim.part("verdict")).not_to_have_text("not yet known", timeout=RUN)
+    # The verdict may still be the last run's for a moment: wait for the new run's end itself.
+    sim.page.wait_for_function("([since, point]) => { const seen = window.__ctSnapshots.slice(since);"
+                               " return seen.length > 0 && seen[seen.length - 1].crash === point"
+                               " && seen[seen.length - 1].finished; }", arg=[since, point], timeout=RUN)
     seen = snapshots(sim)[since:]
     assert seen and seen[-1]["crash"] == point and seen[-1]["finished"], seen[-3:]
     return sim.outcome()
@@ -110,6 +114,32 @@ def test_the_marks_name_the_effect(sim):
     expect(sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-effect')).to_have_text("sends the email")
     expect(sim.root.locator(".ct-mark").filter(has_text=re.compile(r"^effect$"))).to_have_count(0)
     # "adds 10 points": chapter 8's embed, whose level offers that policy (test_crash_timing_level.py)
+
+
+# The line drawn under worker A's lane (the track's bottom border, or the slider's under it):
+# the lowest visible bottom border of the two.
+LANE_FOOT = """(lane) => Math.max(...[...lane.querySelectorAll('.ct-track, .ct-dies')].map((node) => {
+  const style = getComputedStyle(node);
+  const drawn = parseFloat(style.borderBottomWidth) > 0 && style.borderBottomColor !== 'rgba(0, 0, 0, 0)' && !node.hidden;
+  return drawn ? node.getBoundingClientRect().bottom : -Infinity; }))"""
+
+
+def test_the_picture_names_its_job_and_the_handle_sits_on_as_lane(sim):
+    """Shots 11-13 (issue 22's glance trial): no job named anywhere, so "which job?" had no
+    answer; "A dies here" sat in the gap between the lanes, its arrow unexplained."""
+    expect(sim.part("lanes-job")).to_have_text("Both lanes are job 1 (ada): her welcome email")
+    expect(sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-claim')).to_have_text("claims job 1", timeout=RUN)
+    slider = sim.root.get_by_role("slider", name="Where worker A dies")
+    expect(slider).to_have_accessible_description(re.compile(r"^Drag “A dies here” along worker A’s lane "
+                                                             r"\(or focus it and press ← →\)"))
+    expect(sim.part("dies-hint")).to_be_visible()
+    lane = sim.root.locator('.ct-lane[data-lane="A"]')
+    handle = sim.root.locator('[data-part="dies-handle"]').bounding_box()
+    track = lane.locator(".ct-track").bounding_box()
+    foot = lane.evaluate(LANE_FOOT)
+    assert track["y"] < handle["y"] and handle["y"] + handle["height"] <= foot, (track, handle, foot)
+    other = sim.root.locator('.ct-lane[data-lane="B"]').bounding_box()
+    assert foot < other["y"], (foot, other)
 
 
 def test_a_lease_too_short_shows_the_work_going_on_past_its_end(page):

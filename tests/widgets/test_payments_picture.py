@@ -178,3 +178,48 @@ def test_the_built_pages_and_the_widgets_never_write_dollar_minus(real_site):
     for script in (site / "assets" / "js").rglob("*.js"):
         text = script.read_text(encoding="utf-8")
         assert "function dollars" not in text, f"{script.name} formats money itself"
+
+
+# --- what the glance trial's reader could not read (issue 22: shots 14-16 and 20) ---
+
+def test_the_drawing_says_what_the_corner_and_the_keys_mean(page):
+    """Shots 14-16: the marked corner and "k1" under every square (k1...k6 in the other run) were
+    not explained in the drawing itself. Its own key says both, in the run's key mode's words."""
+    for embed, words in (("sim-stable-key", "one key per charge: every attempt at an order sends k1 again"),
+                         ("sim-key-per-attempt", "a new key each attempt (k1, k2, k3…)")):
+        sim = Sim(page, id=embed).start()
+        drawing = sim.root.locator(".pay-drawing")
+        expect(drawing.locator('[data-part="key-words"]')).to_contain_text(words)
+        expect(drawing).to_contain_text("Under each square, the idempotency key it sent:")
+        expect(drawing).to_contain_text("A marked corner: the bank acted, but its reply was lost.")
+        corner = drawing.locator('[data-part="marks-key"] .pay-try[data-reply="lost"]')
+        expect(corner).to_be_visible()
+    sim.field("Idempotency key").select_option("stable")
+    expect(drawing.locator('[data-part="key-words"]')).to_contain_text("one key per charge", timeout=LONG)
+    sim.button("Use the chapter’s settings").click()
+    expect(drawing.locator('[data-part="key-words"]')).to_contain_text("a new key each attempt", timeout=LONG)
+
+
+def test_on_a_phone_a_charge_s_attempts_share_one_line(page):
+    """Shot 20: at 390 px order 4's sixth attempt wrapped onto a line of its own, detached from
+    the row's order. Every row's attempts stay on one line, in the row."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        sim = Sim(page, id="sim-key-per-attempt").start()
+        if not sim.button("Play again").is_visible():
+            sim.button("Run to the end").click()
+            expect(sim.button("Play again")).to_be_visible(timeout=LONG)
+        rows = sim.part("charges").locator(".pay-charge")
+        longest = 0
+        for i in range(rows.count()):
+            row = rows.nth(i)
+            row.scroll_into_view_if_needed()
+            box = row.bounding_box()
+            tries = [t.bounding_box() for t in row.locator(".pay-try").all()]
+            longest = max(longest, len(tries))
+            assert len({round(t["y"]) for t in tries}) <= 1, (i, tries)
+            assert all(box["x"] <= t["x"] and t["x"] + t["width"] <= box["x"] + box["width"] for t in tries), (i, box, tries)
+        assert longest >= 6   # the chapter's story has a charge tried six times
+    finally:
+        page.set_viewport_size(size)

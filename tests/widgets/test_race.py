@@ -1,6 +1,8 @@
 """race in chapter 4, through its buttons and with the keyboard alone: with the naive claim,
 A and B each look, then grab, and both send ada's email; with the atomic claim no order of
 steps gives one job to both."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -206,3 +208,82 @@ def test_the_workers_field_refuses_eleven_next_to_it_and_three_gives_three_worke
     field.press("Enter")
     expect(sim.root.locator(".race-worker")).to_have_count(2, timeout=60_000)
     expect(sim.button("Step worker C")).to_have_count(0)
+
+
+# --- what the glance trial's reader misread (issue 22: shots 09, 10 and 18) ---
+
+MARKS = """root => ({
+  legend: [...root.querySelectorAll('.race-legend .race-mark')].map((m) => ({ mark: m.dataset.mark || null,
+    background: getComputedStyle(m).backgroundColor, border: getComputedStyle(m).borderTopStyle })),
+  drawn: [...root.querySelectorAll('.race-row .race-mark')].map((m) => ({ mark: m.dataset.mark || null,
+    background: getComputedStyle(m).backgroundColor, border: getComputedStyle(m).borderTopStyle })),
+})"""
+
+
+def _rgb(css):
+    return tuple(int(v) for v in re.findall(r"[\d.]+", css)[:3])
+
+
+def _contrast(a, b):
+    def luminance(rgb):
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def step_to(sim, name, statements):
+    """Press "Step worker <name>" and wait until the clock says `statements` (its snapshot drawn)."""
+    sim.button(f"Step worker {name}").click()
+    expect(sim.part("time")).to_have_text(f"{statements} statement{'s' if statements > 1 else ''}", timeout=60_000)
+
+
+def test_every_mark_the_rows_draw_is_drawn_the_same_in_the_legend(sim):
+    """Shot 09: the marks were red on a row both took, the legend's "took it" dark. Each mark the
+    rows draw, as A and B look, grab and send, looks exactly like its kind in the legend."""
+    sim.start()
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 statements", timeout=60_000)
+    kinds = set()
+    for statements, name in enumerate("ABAB", start=1):
+        step_to(sim, name, statements)
+        seen = sim.root.evaluate(MARKS)
+        legend = {item["mark"]: item for item in seen["legend"]}
+        for mark in seen["drawn"]:
+            assert mark["mark"] in legend, (mark, seen["legend"])
+            assert mark == legend[mark["mark"]], (mark, legend[mark["mark"]])
+            kinds.add(mark["mark"])
+    assert kinds == {"looked", "took", "took-twice"}
+
+
+def test_the_row_says_the_email_went_out_twice_with_its_envelopes_beside_the_marks(sim):
+    """Shot 10: two small envelopes at the row's far right, and the words "both took job 1" only."""
+    sim.button("Reset").click()
+    expect(sim.part("time")).to_have_text("0 statements", timeout=60_000)
+    for statements, name in enumerate("ABABAB", start=1):   # both look, both grab, both send
+        step_to(sim, name, statements)
+    row = sim.root.locator('.race-row[data-key="1"]')
+    expect(row.locator(".race-row-flag")).to_have_text("A and B both took job 1: ada got the welcome email twice")
+    envelopes = row.locator(".race-email")
+    expect(envelopes).to_have_count(2)
+    last_mark = row.locator(".race-mark").last.bounding_box()
+    first = envelopes.first.bounding_box()
+    assert first["width"] >= 20, first
+    assert 0 <= first["x"] - (last_mark["x"] + last_mark["width"]) <= 16, (first, last_mark)
+
+
+def test_in_the_dark_theme_looked_and_took_differ_by_shape_and_contrast(sim):
+    """Shot 18: in the dark theme the legend's "looked at it" and "took it" looked the same. The
+    one is a dashed ring with nothing in it, the other a disc filled 3:1 or more against the
+    picture."""
+    sim.page.emulate_media(color_scheme="dark")
+    try:
+        seen = {item["mark"]: item for item in sim.root.evaluate(MARKS)["legend"]}
+        around = _rgb(sim.root.locator(".race-picture").evaluate("(n) => getComputedStyle(n).backgroundColor"))
+        looked, took = seen["looked"], seen["took"]
+        assert looked["border"] == "dashed" and took["border"] == "solid", (looked, took)
+        assert looked["background"] == "rgba(0, 0, 0, 0)", looked
+        assert _contrast(_rgb(took["background"]), around) >= 3, (took, around)
+        assert _contrast(_rgb(seen["took-twice"]["background"]), around) >= 3, (seen, around)
+    finally:
+        sim.page.emulate_media(color_scheme="light")

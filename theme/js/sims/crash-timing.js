@@ -115,6 +115,8 @@ export default class CrashTimingWidget extends Widget {
     }
     [...ticks.children].forEach((tick, t) => { tick.style.insetInlineStart = at(t); });
     this.dies.draw(s, at, span, this.ready);
+    setText(this.part("lanes-job"), s.job_words);   // which job both lanes are (Python's words)
+    this.part("dies-hint").hidden = this.part("dies").hidden;
     const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}|${JSON.stringify(s.work)}|${JSON.stringify(s.duplicates)}|${s.work.some((w) => w.end === null) ? s.time : ""}`;
     if (key !== this.lanesKey) {
       this.lanesKey = key;

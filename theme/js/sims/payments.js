@@ -1,7 +1,7 @@
 // payments' widget: the bank's odds, the key mode and the attempts as fields, "Run to the end",
 // the picture (each charge a row of its attempts, each labelled with the idempotency key it sent,
-// "k1", "k2"... or "none"; Alice's money as coins, in her wallet and at
-// the bank, duplicates in red) and the ledger: what Alice should have (the queue's records)
+// "k1", "k2"... or "none", with a key in the drawing saying what the keys and a marked corner
+// mean; Alice's money as coins, in her wallet and at the bank, duplicates in red) and the ledger: what Alice should have (the queue's records)
 // against what she has (the bank), the verdict (its code colours it, its words are the
 // simulation's). Every amount arrives written by Python (snapshot "money", simulations/money.py);
 // nothing here formats a dollar. Snapshot keys: docs/simulations.md, "payments".
@@ -94,6 +94,7 @@ export default class PaymentsWidget extends Widget {
         setText(mark.firstElementChild, attempt.key_name);
       });
     });
+    setText(this.part("key-words"), pic.key_words);   // what the keys show, for this run's key mode
     setText(this.part("charges-more"), pic.orders_hidden ? `and ${pic.orders_hidden} more charges, in the table below` : "");
   }
 }

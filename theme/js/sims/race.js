@@ -1,7 +1,9 @@
 // race's widget. The picture: the program every worker runs, with an arrow per worker on the
 // statement it just ran (as Python Tutor marks the line that just ran), and the job rows, each
-// with the marks of the workers on it (hollow: looked at it; filled: took it), amber when two
-// or more have looked at one row, red when two or more took it. Below: one card per worker
+// with the marks of the workers on it (a dashed ring: looked at it; filled: took it; filled red:
+// took a row another took too; each kind one the legend shows, snapshot `mark_legend`), amber
+// when two or more have looked at one row, red when two or more took it, an envelope per email
+// sent beside the marks, and the row's words when an email went out twice. Below: one card per worker
 // (A, B, ... as many as the run has) with the SQL it runs next and its "Step worker X" button,
 // the jobs table and the outbox, which say in words what the picture shows (the picture is
 // hidden from screen readers). Play and Step let the seeded generator pick who goes next.
@@ -104,6 +106,8 @@ export default class RaceWidget extends Widget {
           class: before.has(`${mark.worker}:${mark.hold}`) ? "race-mark" : "race-mark race-mark-new",
           dataset: { hold: mark.hold, worker: mark.worker } }, mark.worker)));
       }
+      // The mark's kind, one the legend shows (Python's): red once two or more took the row.
+      job.marks.forEach((mark, at) => setAttr(marks.children[at], "data-mark", mark.mark));
       const emails = row.querySelector(".race-row-emails");
       if (emails.childElementCount !== job.emails) {
         emails.replaceChildren(...Array.from({ length: job.emails }, () => envelope()));
@@ -142,7 +146,7 @@ function newCard(model, name) {
 }
 
 function envelope() {
-  const icon = svg("svg", { class: "race-email", viewBox: "0 0 16 12", width: "16", height: "12" });
+  const icon = svg("svg", { class: "race-email", viewBox: "0 0 16 12", width: "24", height: "18" });
   icon.append(svg("rect", { x: "0.75", y: "0.75", width: "14.5", height: "10.5", rx: "1.5" }),
     svg("path", { d: "M1 1.5l7 5.5 7-5.5" }));
   return icon;
