@@ -77,9 +77,20 @@ export function perSecond(value, word, many = `${word}s`) {
  */
 export function syncRows(tbody, items, key, cells) {
   const old = new Map([...tbody.rows].map((row) => [row.dataset.key, row]));
+  const ids = items.map((item) => String(key(item)));
+  // The rows that go are taken out first: left in place, each row after one of them would be
+  // moved (taken out of the layout and put back) to keep the order (issue 19: a playing live
+  // queue's first rows leave at every draw, and the whole page of rows was laid out anew).
+  const kept = new Set(ids);
+  for (const [id, row] of old) {
+    if (!kept.has(id)) {
+      row.remove();
+      old.delete(id);
+    }
+  }
   let previous = null;
-  for (const item of items) {
-    const id = String(key(item));
+  items.forEach((item, at) => {
+    const id = ids[at];
     let row = old.get(id);
     const values = cells(item);
     if (!row) {
@@ -107,6 +118,5 @@ export function syncRows(tbody, items, key, cells) {
     const expected = previous ? previous.nextSibling : tbody.firstChild;
     if (row !== expected) tbody.insertBefore(row, expected);
     previous = row;
-  }
-  for (const row of old.values()) row.remove();
+  });
 }
