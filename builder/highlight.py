@@ -1,8 +1,11 @@
 """Syntax highlighting at build time, with Pygments, one line at a time.
 
-Output uses Pygments' short token class names (`k`, `s2`, `c1`, ...) and never a style
-attribute, so the page works under a Content-Security-Policy without 'unsafe-inline'; the colours
-are in theme/css. Lines are returned separately so a block can be sliced (an include's `lines=`)
+Output is one short class per colour the theme draws (`k` keyword, `s` string, `c` comment, ...:
+COLOURS, Pygments' token classes grouped) and never a style attribute, so the page works under a
+Content-Security-Policy without 'unsafe-inline'; the colours are in theme/css/40-code.css. A token
+drawn in the text's own colour (names, operators, punctuation) gets no span, and a run of tokens
+of one colour (`f` + `"text {` of an f-string) gets one: every element costs the browser style and
+layout, and guide.html holds every code block of the guide (issue 12: its phone performance). Lines are returned separately so a block can be sliced (an include's `lines=`)
 and numbered after highlighting the whole file, which keeps the lexer's state right mid-file.
 https://pygments.org/docs/tokens/
 """
@@ -17,7 +20,21 @@ from pygments.token import STANDARD_TYPES
 from pygments.util import ClassNotFound
 
 PLAIN = "text"
-PLAIN_CLASSES = ("", "w", "n")   # plain text, whitespace and plain names are not coloured
+# Pygments' short class (https://pygments.org/docs/tokens/) -> the class of its colour in 40-code.css.
+# Any other token (plain names, operators, punctuation, whitespace, ...) is drawn as plain text.
+_GROUPS = {
+    "k": ("k", "kc", "kd", "kn", "kp", "kr", "kt", "ow"),
+    "s": ("s", "sa", "sb", "sc", "dl", "sd", "s2", "se", "sh", "si", "sx", "sr", "s1", "ss"),
+    "c": ("c", "ch", "cm", "cp", "cpf", "c1", "cs"),
+    "m": ("m", "mb", "mf", "mh", "mi", "mo", "il"),
+    "nf": ("nf", "fm"),
+    "nc": ("nc", "nn", "ne"),
+    "nb": ("nb", "bp"),
+    "nd": ("nd",),
+    "gp": ("gp",),
+    "go": ("go",),
+}
+COLOURS = {token: colour for colour, tokens in _GROUPS.items() for token in tokens}
 
 
 def lexer_named(name: str) -> Lexer | None:
@@ -43,11 +60,10 @@ def _css_class(ttype) -> str:
 
 
 def lex_lines(code: str, lexer: Lexer) -> list[list[tuple[str, str]]]:
-    """Split `code` into lines of (css class, text) pieces; "" is the class of plain text."""
+    """Split `code` into lines of (colour class, text) pieces; "" is the class of plain text."""
     lines: list[list[tuple[str, str]]] = [[]]
     for ttype, value in lex(code, lexer):
-        css = _css_class(ttype)
-        css = "" if css in PLAIN_CLASSES else css
+        css = COLOURS.get(_css_class(ttype), "")
         for n, piece in enumerate(value.split("\n")):
             if n:
                 lines.append([])

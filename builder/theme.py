@@ -3,9 +3,13 @@
 theme/
   site.json        the guide's title and description
   templates/       base.html and one template per kind of page; sim/ for simulation embeds
-  css/*.css        concatenated in name order into two bundles: assets/site.css (every page; tokens
-                   first) and assets/sims.css (80-89: the simulations' embeds and widgets), which only
-                   pages that embed a simulation load, inside their first embed's stage (builder/pages.py)
+  css/*.css        concatenated in name order into two bundles: the site's styles (every page; tokens
+                   first), written into every page's <head> as an inline <style> (comments and
+                   indentation left out, its sha256 hash in the page's Content-Security-Policy), so the
+                   first paint waits for no request: a blocking stylesheet held chapter 3's first paint
+                   behind MkDocs Material's (issue 12, bench/bench_paint.py); and assets/sims.css
+                   (80-89: the simulations' embeds and widgets), which only pages that embed a
+                   simulation load, inside their first embed's stage (builder/pages.py)
   js/*.js          the site's scripts, one per feature: theme-init.js (run before the first paint)
                    written into every page's <head> as an inline script, its sha256 hash in the page's
                    Content-Security-Policy (INLINE_HEAD), so the first paint waits for no request of
@@ -39,8 +43,14 @@ FEATURES = ("aliases", "theme-toggle", "sidebar", "page-toc", "code-blocks", "sc
 # (the dark theme without a flash), and an external one would hold the parser for a request.
 INLINE_HEAD = "theme-init"
 LEADING_COMMENT = re.compile(r"\A(?:[ \t]*//[^\n]*\n)+")
-SIM_CSS = re.compile(r"^8\d-")   # theme/css/80-*.css to 89-*.css: assets/sims.css, not site.css
+SIM_CSS = re.compile(r"^8\d-")   # theme/css/80-*.css to 89-*.css: assets/sims.css, not the inline styles
+CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)   # no sheet has "/*" inside a string
 STATIC_IMPORT = re.compile(r"^\s*(import\s*[\w{*'\"]|export\b)", re.M)
+
+
+def _csp_hash(text: str) -> str:
+    """The CSP source that allows exactly this inline text: 'sha256-<base64 of its SHA-256>'."""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(text.encode('utf-8')).digest()).decode('ascii')}'"
 
 
 def seconds(value) -> str:
@@ -62,7 +72,8 @@ class Theme:
         self.versions = {path: hashlib.sha256(data).hexdigest()[:10] for path, data in self.files.items()}
         self.head_script, self.head_script_hash = self._head_script()
         self.jinja.globals.update(asset=self.asset, site=self.site, head_script=Markup(self.head_script),
-                                  head_script_hash=Markup(self.head_script_hash))
+                                  head_script_hash=Markup(self.head_script_hash),
+                                  head_style=Markup(self.head_style), head_style_hash=Markup(self.head_style_hash))
         self.jinja.filters["seconds"] = seconds
 
     @functools.cached_property
@@ -75,12 +86,15 @@ class Theme:
 
     def _collect(self) -> dict[str, bytes]:
         files: dict[str, bytes] = {}
-        css: dict[str, list[str]] = {"assets/site.css": [], "assets/sims.css": []}
+        sims, inline = [], []
         for path in sorted((self.folder / "css").glob("*.css")):
-            bundle = "assets/sims.css" if SIM_CSS.match(path.name) else "assets/site.css"
-            css[bundle].append(f"/* theme/css/{path.name} */\n{path.read_text(encoding='utf-8')}")
-        for bundle, parts in css.items():
-            files[bundle] = "\n".join(parts).encode("utf-8")
+            text = path.read_text(encoding="utf-8")
+            if SIM_CSS.match(path.name):
+                sims.append(f"/* theme/css/{path.name} */\n{text}")
+            else:
+                inline.append((path, text))
+        files["assets/sims.css"] = "\n".join(sims).encode("utf-8")
+        self.head_style, self.head_style_hash = self._head_style(inline)
         for path in sorted((self.folder / "js").glob("*.js")):
             if path.stem not in FEATURES and path.stem != INLINE_HEAD:
                 files[f"assets/js/{path.name}"] = path.read_bytes()
@@ -89,6 +103,22 @@ class Theme:
         for path in sorted(p for p in static.rglob("*") if p.is_file()):
             files[f"assets/{path.relative_to(static).as_posix()}"] = path.read_bytes()
         return files
+
+    def _head_style(self, sheets: list[tuple[Path, str]]) -> tuple[str, str]:
+        """The site's styles as they go between <style> and </style> (each sheet's comments and
+        indentation left out: a few kilobytes less in every page), and the CSP source of those exact
+        bytes, 'sha256-...' (CSP3: a hash in style-src lets that one <style> element apply)."""
+        parts = []
+        for path, text in sheets:
+            found = re.search(r"</style", text, re.I)
+            if found:
+                self.problems.add(self.shown(path), text.count("\n", 0, found.start()) + 1,
+                                  "'</style' would end the inline styles early: write it another way")
+                continue
+            text = CSS_COMMENT.sub("", text)
+            parts.append("\n".join(line.strip() for line in text.splitlines() if line.strip()))
+        css = "\n".join(parts)
+        return css, _csp_hash(css)
 
     def _head_script(self) -> tuple[str, str]:
         """theme-init.js's code (its leading comment left out) as it goes between <script> and
@@ -103,8 +133,7 @@ class Theme:
             self.problems.add(self.shown(path), code.count("\n", 0, found.start()) + 1,
                               f"{found.group(0)!r} would end the inline script early: write it another way")
             return "", ""
-        digest = base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii")
-        return code, f"'sha256-{digest}'"
+        return code, _csp_hash(code)
 
     def _bundle(self) -> str:
         """The FEATURES as one module: each file's text in a block, its errors reported, not thrown."""

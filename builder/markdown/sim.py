@@ -102,7 +102,7 @@ def stage(ident: str, html: str, lead: str = "") -> str:
     """Wrap a live widget with its "Full screen" button (theme/js/fullscreen.js works it; hidden
     without scripts), so a teacher can project it. The button is in the page from the start,
     so nothing moves when scripts arrive. `lead` (the simulations' stylesheet, on the page's
-    first stage) goes first inside it: the stage's own box is styled by site.css, so until the
+    first stage) goes first inside it: the stage's own box is styled by the site's inline styles, so until the
     stylesheet arrives the stage is in place and empty, and nothing above it waits."""
     return (f'<div class="sim-stage" data-stage-for="{ident}">\n{lead}'
             f'<div class="sim-stage-bar js-only"><button type="button" class="sim-stage-button" '

@@ -17,7 +17,8 @@ class Page(html.parser.HTMLParser):
         self.links: list[tuple[str, str, str]] = []   # (tag, attribute, url)
         self.tags: list[tuple[str, dict]] = []
         self.inline_scripts: list[str] = []   # the text of each inline <script>
-        self._in_script = False
+        self.inline_styles: list[str] = []    # the text of each <style>
+        self._in_script = self._in_style = False
         self.feed(path.read_text(encoding="utf-8"))
 
     def handle_starttag(self, tag, attrs):
@@ -32,14 +33,21 @@ class Page(html.parser.HTMLParser):
             self._in_script = "src" not in attrs
             if self._in_script:
                 self.inline_scripts.append("")
+        if tag == "style":
+            self._in_style = True
+            self.inline_styles.append("")
 
     def handle_data(self, data):
         if self._in_script:
             self.inline_scripts[-1] += data
+        if self._in_style:
+            self.inline_styles[-1] += data
 
     def handle_endtag(self, tag):
         if tag == "script":
             self._in_script = False
+        if tag == "style":
+            self._in_style = False
 
     def count(self, tag: str) -> int:
         return sum(1 for name, _ in self.tags if name == tag)

@@ -14,7 +14,7 @@ from builder.assets import PYODIDE_FILES
 from tests.build.site_check import Page, broken_links
 from tests.conftest import ROOT, fixture_config
 
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {hash}; style-src 'self'; img-src 'self' data:; "
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {hash}; style-src 'self' {style}; img-src 'self' data:; "
        "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
 # theme/js/theme-init.js as the pages carry it inline: its code, without its leading comment.
 THEME_INIT = re.sub(r"\A(?:\s*//[^\n]*\n)+", "", (ROOT / "theme" / "js" / "theme-init.js").read_text()).strip()
@@ -38,21 +38,27 @@ def test_one_page_per_chapter_plus_index_and_guide(pages):
     assert sorted(pages) == sorted(CHAPTERS + ["index.html", "guide.html", "guide-student.html"])
 
 
+def _csp_hash(text: str) -> str:
+    return f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
+
+
 def test_every_page_has_the_policy_one_h1_lang_and_no_inline_code_but_theme_init(site, pages):
     """The one inline script is theme-init.js, first in <head>, and the policy names its SHA-256
-    (CSP3: base64 of the digest of the element's text), so it runs and no other inline script does."""
-    digest = base64.b64encode(hashlib.sha256(THEME_INIT.encode()).digest()).decode()
+    (CSP3: base64 of the digest of the element's text), so it runs and no other inline script does.
+    The one <style> is the site's styles, right after it, its SHA-256 in style-src likewise; the head
+    links no stylesheet (the first paint waits for no request: issue 12)."""
     for name, page in pages.items():
+        (styles,) = page.inline_styles
         assert page.find("meta", **{"http-equiv": "Content-Security-Policy"})[0]["content"] == \
-            CSP.format(hash=f"'sha256-{digest}'"), name
+            CSP.format(hash=_csp_hash(THEME_INIT), style=_csp_hash(styles)), name
         assert page.count("h1") == 1, name
         assert page.find("html")[0]["lang"] == "en", name
         assert page.inline_scripts == [THEME_INIT], name
         order = [(tag, attrs.get("rel")) for tag, attrs in page.tags]
-        assert order.index(("script", None)) < order.index(("link", "stylesheet")), name
+        assert order.index(("script", None)) + 1 == order.index(("style", None)) < order.index(("body", None)), name
+        assert ("link", "stylesheet") not in order[:order.index(("body", None))], name
         for tag, attrs in page.tags:
             assert "style" not in attrs and not any(a.startswith("on") for a in attrs), (name, tag, attrs)
-        assert tag != "style"
 
 
 def test_every_id_is_unique_on_its_page(pages):
@@ -138,7 +144,8 @@ def test_minisearch_code_files_and_theme_assets_are_copied(site):
     assert minisearch.rstrip().endswith("export { MiniSearch as default };")   # no source map to miss
     assert (site / "code" / "ex01_queue.py").is_file() and (site / "code" / "capstone" / "notes.txt").is_file()
     assert not list(site.rglob("__pycache__"))
-    assert (site / "assets" / "site.css").stat().st_size > 0 and (site / ".nojekyll").exists()
+    assert (site / "assets" / "sims.css").stat().st_size > 0 and (site / ".nojekyll").exists()
+    assert not (site / "assets" / "site.css").exists()   # the site's styles are inline in each page
 
 
 def test_search_documents_one_per_section(site):

@@ -84,14 +84,15 @@ def test_contrast_formula_matches_known_values():
 
 
 def test_templates_have_no_inline_script_style_or_handler():
-    """No inline script but theme-init's, which base.html writes from the build (its hash is in
-    the policy: tests/build/test_build.py)."""
+    """No inline script but theme-init's and no <style> but the site's styles, which base.html
+    writes from the build (their hashes are in the policy: tests/build/test_build.py)."""
     for path in (THEME / "templates").rglob("*.html"):
         text = path.read_text()
         if path.name == "base.html":
             assert text.count("<script>{{ head_script }}</script>") == 1
-            assert "{{ head_script_hash }}; style-src" in text
-            text = text.replace("<script>{{ head_script }}</script>", "")
+            assert text.count("<style>{{ head_style }}</style>") == 1
+            assert "{{ head_script_hash }}; style-src 'self' {{ head_style_hash }}; img-src" in text
+            text = text.replace("<script>{{ head_script }}</script>", "").replace("<style>{{ head_style }}</style>", "")
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), path
         assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=", text), path
 
@@ -106,6 +107,25 @@ def test_a_head_script_that_would_end_its_element_early_is_a_build_problem(tmp_p
     problems = Problems()
     Theme(theme, problems)
     assert ["would end the inline script early" in p.message for p in problems] == [True]
+
+
+def test_the_site_styles_go_inline_without_comments_and_a_closing_tag_in_them_is_a_problem(tmp_path):
+    import shutil
+    from builder.problems import Problems
+    from builder.theme import Theme
+    problems = Problems()
+    theme = Theme(THEME, problems)
+    assert not problems and "/*" not in theme.head_style and "\n " not in theme.head_style
+    site_sheets = "\n".join(p.read_text() for p in sorted((THEME / "css").glob("*.css")) if not p.name.startswith("8"))
+    assert _classes(theme.head_style) == _classes(site_sheets) and "assets/site.css" not in theme.files
+    assert "sim-widget" not in _classes(theme.head_style)   # the simulations' styles stay in assets/sims.css
+    copy = shutil.copytree(THEME, tmp_path / "theme")
+    base = copy / "css" / "10-base.css"
+    base.write_text(base.read_text() + '.x::after { content: "</style>"; }\n')
+    problems = Problems()
+    Theme(copy, problems)
+    assert [("would end the inline styles early" in p.message, p.line) for p in problems] == \
+        [(True, base.read_text().count("\n"))]
 
 
 def test_every_feature_script_is_bundled_into_the_one_module_pages_load():
@@ -147,7 +167,8 @@ def test_only_pages_that_embed_a_simulation_load_the_simulations_stylesheet(real
     sims.css styles (the stage's own box is styled by site.css), nor does any page without an
     embed (guide.html's cards are styled by site.css)."""
     assets = real_site.folder / "assets"
-    only_sims = _classes((assets / "sims.css").read_text()) - _classes((assets / "site.css").read_text())
+    site_styles = re.search(r"<style>(.*?)</style>", (real_site.folder / "index.html").read_text(), re.S).group(1)
+    only_sims = _classes((assets / "sims.css").read_text()) - _classes(site_styles)
     assert "sim-widget" in only_sims and "sim-stage" not in only_sims and "sim-card" not in only_sims
     kinds = set()
     for page in sorted(real_site.folder.glob("*.html")):
@@ -155,7 +176,7 @@ def test_only_pages_that_embed_a_simulation_load_the_simulations_stylesheet(real
         embeds = 'data-sim="' in html
         kinds.add(embeds)
         head, body = html.split("</head>")
-        assert re.findall(r'<link rel="stylesheet" href="([^"?]+)', head) == ["assets/site.css"], page.name
+        assert re.findall(r'<link rel="stylesheet" href="([^"?]+)', head) == [], page.name   # site styles inline
         sheets = re.findall(r'<link rel="stylesheet" href="([^"?]+)', body)
         assert sheets == (["assets/sims.css"] if embeds else []), page.name
         before = body.split('<link rel="stylesheet"')[0]

@@ -6,7 +6,9 @@ policy a page must carry: scripts only from the site's own origin (`'self'`), pl
 `object-src 'none'` and a `base-uri` so injected markup cannot load plugins or move relative URLs
 elsewhere. No inline script, but for those the policy names by the hash of their exact text
 (`'sha256-...'`, the build's theme-init): a hash lets only that text run, never an injected
-script, and a hash that matches no script on the page is a problem too (left behind).
+script, and a hash that matches no script on the page is a problem too (left behind). Likewise
+for styles: no inline <style> but those whose hash style-src names (the build's site styles),
+and no style attribute at all (a hash never allows one without 'unsafe-hashes').
 
 Sources: CSP Level 3, https://www.w3.org/TR/CSP3/ (directive fallback: section 6.8.3,
 "Get the effective directive"; a `<meta>` policy applies only to what comes after it: section
@@ -30,6 +32,7 @@ FALLBACKS = {
     "child-src": ("default-src",),
     "frame-src": ("child-src", "default-src"),
     "connect-src": ("default-src",), "img-src": ("default-src",), "style-src": ("default-src",),
+    "style-src-elem": ("style-src", "default-src"), "style-src-attr": ("style-src", "default-src"),
     "font-src": ("default-src",), "media-src": ("default-src",), "manifest-src": ("default-src",),
     "object-src": ("default-src",),
 }
@@ -93,8 +96,10 @@ def policy_problems(policy: dict[str, list[str]]) -> list[str]:
         if directive.startswith("script-src") or directive == "worker-src":
             continue
         for source in policy[directive]:
-            if source not in OTHER_SOURCES:
-                problems.append(f"{directive} allows {source} (only 'self', 'none' and data: are allowed)")
+            if source in OTHER_SOURCES or (directive in ("style-src", "style-src-elem") and HASH_SOURCE.match(source)):
+                continue
+            problems.append(f"{directive} allows {source} (only 'self', 'none' and data: are allowed"
+                            + (", and the hash of an inline <style>)" if directive.startswith("style") else ")"))
     if effective(policy, "object-src") != ["'none'"]:
         problems.append("object-src is not 'none'")
     if policy.get("base-uri") not in (["'none'"], ["'self'"]):
@@ -112,8 +117,10 @@ class _Reader(html.parser.HTMLParser):
         self.elements = 0
         self.inline: list[str] = []                  # what the policy would block, as found
         self.scripts: list[tuple[int, str]] = []     # (line, text) of each inline <script>
+        self.styles: list[tuple[int, str]] = []      # (line, text) of each <style>
         self._script_line: int | None = None
         self._script_text: list[str] = []
+        self._style_line: int | None = None
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -127,7 +134,7 @@ class _Reader(html.parser.HTMLParser):
         if tag == "script" and (attrs.get("src") or "").strip().lower().startswith("data:"):
             self.inline.append(f"line {line}: <script src=data:...>")
         if tag == "style":
-            self.inline.append(f"line {line}: <style> element (style-src 'self' blocks it)")
+            self._style_line, self._script_text = line, []
         for name, value in attrs.items():
             if EVENT_HANDLER.match(name):
                 self.inline.append(f"line {line}: <{tag} {name}=...> inline event handler")
@@ -138,7 +145,7 @@ class _Reader(html.parser.HTMLParser):
         self.elements += 1
 
     def handle_data(self, data):
-        if self._script_line is not None:
+        if self._script_line is not None or self._style_line is not None:
             self._script_text.append(data)
 
     def handle_endtag(self, tag):
@@ -147,6 +154,9 @@ class _Reader(html.parser.HTMLParser):
             if text.strip():
                 self.scripts.append((self._script_line, text))
             self._script_line = None
+        if tag == "style" and self._style_line is not None:
+            self.styles.append((self._style_line, "".join(self._script_text)))
+            self._style_line = None
 
 
 def page_csp_problems(html_text: str) -> list[str]:
@@ -174,5 +184,23 @@ def page_csp_problems(html_text: str) -> list[str]:
             problems.append(f"line {line}: inline <script>" + (" whose hash the policy does not name" if allowed else ""))
     problems += [f"script-src names {source}, the hash of no inline script on the page (left behind?)"
                  for source in allowed if source not in matched]
+    problems += _hashed_problems(reader.styles, policy, "style-src-elem", "<style> element", "style-src")
     problems += reader.inline
     return problems
+
+
+def _hashed_problems(found: list[tuple[int, str]], policy: dict[str, list[str]], directive: str, what: str,
+                     named: str) -> list[str]:
+    """Each inline element in `found` whose hash `directive` does not name, and each named hash
+    that matches none of them (left behind)."""
+    allowed = [source for source in effective(policy, directive) or [] if HASH_SOURCE.match(source)]
+    problems, matched = [], set()
+    for line, text in found:
+        hashes = {script_hash(text, HASH_SOURCE.match(source).group(1).lower()) for source in allowed}
+        if hashes & set(allowed):
+            matched |= hashes & set(allowed)
+        else:
+            problems.append(f"line {line}: {what}" + (" whose hash the policy does not name" if allowed
+                                                      else f" ({named} 'self' blocks it)"))
+    return problems + [f"{named} names {source}, the hash of no {what} on the page (left behind?)"
+                       for source in allowed if source not in matched]

@@ -114,3 +114,26 @@ def test_an_inline_script_that_differs_from_the_hash_fails():
 def test_a_hash_keeps_its_case():
     """Base64 is case-sensitive: the policy reader must not lower-case a hash (keywords, yes)."""
     assert parse_policy("script-src 'SELF' 'SHA256-AbC+/x='")["script-src"] == ["'self'", "'sha256-AbC+/x='"]
+
+
+SITE_STYLES = "p { color: #123 }\n.js .menu { display: block }"
+
+
+def test_an_inline_style_named_by_its_hash_passes():
+    policy = SITE_POLICY.replace("style-src 'self'", f"style-src 'self' {script_hash(SITE_STYLES)}")
+    assert page_csp_problems(_page(policy, f"<style>{SITE_STYLES}</style>")) == []
+
+
+def test_an_inline_style_that_differs_from_the_hash_fails_and_so_does_a_style_attribute():
+    policy = SITE_POLICY.replace("style-src 'self'", f"style-src 'self' {script_hash(SITE_STYLES)}")
+    problems = page_csp_problems(_page(policy, f"<style>{SITE_STYLES}\n</style>"))
+    assert any("<style> element whose hash the policy does not name" in p for p in problems), problems
+    assert any("the hash of no <style> element on the page" in p for p in problems), problems
+    attribute = _page(policy, f"<style>{SITE_STYLES}</style>").replace("<p>", '<p style="color: red">')
+    assert any("style=" in p for p in page_csp_problems(attribute)), page_csp_problems(attribute)
+
+
+def test_styles_allow_only_self_and_hashes():
+    for source in ("'unsafe-inline'", "https://fonts.example", "'nonce-abc'"):
+        policy = SITE_POLICY.replace("style-src 'self'", f"style-src 'self' {source}")
+        assert any(f"style-src allows {source}" in p for p in policy_problems(parse_policy(policy))), source
