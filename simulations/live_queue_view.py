@@ -52,6 +52,8 @@ TABLE_VIEWS = {"watch": "Running, then queued", "all": "Every job, by number",
 
 
 class QueueView:
+    VIEW_ACTS = frozenset({"table"})   # which jobs the table lists: not one of the run's moves
+
     @property
     def total(self):
         return len(self.emails) - 1

@@ -102,6 +102,7 @@ class Simulation:
     NAME = ""
     PARAMS = (seed_param(),)
     MAX_RUN_STEPS = 1000  # the most steps one run() call takes, so no call can run long
+    VIEW_ACTS = frozenset()  # actions that change what the page is shown, not the run (timeline.py)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -53,6 +53,7 @@ class Timeline:
         self.times = [self._now()]  # virtual seconds at each position 0..len(moves)
         self.at = 0            # the position self.sim is in
         self.checkpoints = {}  # position -> Checkpoint of the simulation there
+        self.views = {}        # view action -> its latest args: kept across every move
         self.interval = self.every
         self.recent = {}       # position -> Checkpoint taken while stepping back (at most RECENT)
 
@@ -72,7 +73,13 @@ class Timeline:
         """A reader's action now. Acting before the end of the branch starts a new branch
         here (the moves after this moment are dropped) unless it is the very action recorded
         next. Returns {"branched": bool, "dropped": moves dropped, "at": position}.
-        Raises ParamError like the simulation's act (then nothing is recorded)."""
+        Raises ParamError like the simulation's act (then nothing is recorded).
+        A view action (the simulation's VIEW_ACTS, e.g. which jobs the table lists) is no move:
+        it is never recorded, never branches, and holds at every position until changed."""
+        if name in self.kind.VIEW_ACTS:
+            self.sim.act(name, **args)
+            self.views[name] = dict(args)
+            return {"branched": False, "dropped": 0, "at": self.at}
         move = (ACT, name, dict(args))
         if self.at < len(self.moves) and self.moves[self.at] == move:
             self._apply(move)
@@ -247,6 +254,7 @@ class Timeline:
         twin.moves, twin.times = list(self.moves), list(self.times)
         twin.checkpoints = dict(self.checkpoints)  # shared: a Checkpoint is only ever thawed
         twin.recent = dict(self.recent)
+        twin.views = dict(self.views)
         twin.sim, twin.at = self._restore(k - 1 if k else 0)
         twin._replay_to(k)
         return twin
@@ -282,6 +290,10 @@ class Timeline:
         """A simulation at the latest checkpoint at or before k, and its position."""
         best = max((at for at in (*self.checkpoints, *self.recent) if at <= k), default=0)
         if best:
-            return (self.checkpoints.get(best) or self.recent[best]).thaw(), best
-        return self.kind(self.params, self.seed), 0
+            sim = (self.checkpoints.get(best) or self.recent[best]).thaw()
+        else:
+            sim = self.kind(self.params, self.seed)
+        for name, args in self.views.items():   # what the reader chose to see, at any moment
+            sim.act(name, **args)
+        return sim, best
 

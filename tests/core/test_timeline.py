@@ -166,6 +166,22 @@ def test_acting_earlier_starts_a_new_branch_and_says_so():
     assert line.act("kill", worker=1)["branched"] is False and len(line.moves) == 30
 
 
+def test_choosing_what_the_table_lists_in_the_past_keeps_the_future():
+    """The table's view is not one of the run's moves: changing it while looking at an earlier
+    moment keeps the moves after it, and the view holds wherever the reader goes next."""
+    line = Timeline("live-queue", {"workers": 2, "jobs": 40}, seed=4, every=4, keep=3)
+    for _ in range(60):
+        line.step()
+    line.seek(20)
+    assert line.act("table", view="done", page=1) == {"branched": False, "dropped": 0, "at": 20}
+    assert len(line.moves) == 60 and line.marks() == []
+    assert line.snapshot()["table"]["view"] == "done"
+    for at in (45, 3, 60, 0):
+        line.seek(at)
+        assert line.snapshot()["table"]["view"] == "done", at
+    assert line.fork(30).snapshot()["table"]["view"] == "done"
+
+
 @pytest.mark.parametrize("name", sorted(SIMULATIONS))
 def test_fork_is_independent_and_first_difference_finds_the_step(name):
     for seed in range(4):
