@@ -14,6 +14,10 @@
 // wrong type would otherwise leave loadPyodide() hanging forever (see the project's pyodide notes).
 // After reporting one, the worker waits to be terminated by the page: nothing is thrown, so no
 // error escapes to the page's console.
+//
+// Each phase of the start leaves a performance mark named "python:<phase>" in this worker's
+// timeline (DevTools shows them; bench/bench_widgets.py's `ready` reads them): worker, load,
+// pyodide.mjs, bundle, started, written, sqlite3, imported, first-call, first-reply.
 
 const realFetch = globalThis.fetch.bind(globalThis);
 let handle = null;
@@ -21,6 +25,8 @@ const waiting = [];   // calls that came before Python was ready
 let failed = false;
 const download = { loaded: 0, total: 0, open: 0 };   // bytes so far, expected, requests not finished
 const never = () => new Promise(() => {});           // what a failed fetch gives Pyodide: the page ends it
+const mark = (phase) => performance.mark(`python:${phase}`);
+mark("worker");
 
 function post(message) {
   postMessage(message);
@@ -114,11 +120,13 @@ async function explainImport(url, error) {
 }
 
 async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
+  mark("load");
   download.total = total || 0;
   globalThis.fetch = watchedFetch;
   const moduleURL = new URL("pyodide.mjs", pyodideURL).href;
   const module = import(moduleURL);        // first: it is on the way to everything else
   const bundle = fetchBundle(pythonURL);   // in parallel with Pyodide's own start
+  bundle.then(() => mark("bundle"), () => {});
   bundle.catch(() => {});                  // reported below, once Pyodide is up
   module.catch(() => {});
   post({ type: "progress", stage: "download", loaded: 0, total: download.total });
@@ -126,6 +134,7 @@ async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
   let loadPyodide;
   try {
     ({ loadPyodide } = await module);
+    mark("pyodide.mjs");
   } catch (error) {
     fail(...(await explainImport(moduleURL, error)));
     return;
@@ -138,6 +147,7 @@ async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
     return;
   }
   if (failed) return;
+  mark("started");
   post({ type: "progress", stage: "import", loaded: download.loaded, total: download.total });
   let files;
   try {
@@ -153,12 +163,14 @@ async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
       pyodide.FS.mkdirTree(folder);
       pyodide.FS.writeFile(`/app/${path}`, text);
     }
+    mark("written");
     const versions = pyodide.runPython(`
 import sys, sqlite3
 sys.path.insert(0, "/app")
-from simulations.bridge import handle
 sys.version.split()[0] + " " + sqlite3.sqlite_version`);
-    handle = pyodide.globals.get("handle");
+    mark("sqlite3");
+    handle = pyodide.runPython("from simulations.bridge import handle; handle");
+    mark("imported");
     const [python, sqlite] = versions.split(" ");
     globalThis.fetch = realFetch;
     post({ type: "ready", python, sqlite });
@@ -168,14 +180,19 @@ sys.version.split()[0] + " " + sqlite3.sqlite_version`);
   }
 }
 
+let calls = 0;
+
 function call({ req, message }) {
   let reply;
+  const first = !calls++;
+  if (first) mark("first-call");
   try {
     reply = handle(message);
   } catch (error) {
     reply = JSON.stringify({ ok: false, error: { type: "WorkerError", message: String(error.message || error) } });
   }
   post({ type: "reply", req, reply });
+  if (first) mark("first-reply");
 }
 
 addEventListener("message", ({ data }) => {
