@@ -2,7 +2,8 @@
 // Pyodide and the simulations package once, then answers every widget's JSON messages with
 // simulations/bridge.py's handle(). Only plain JSON-able values cross to the page.
 //
-//   page -> worker  {type: "load", pyodide: URL of the pyodide/ folder, python: URL of the bundle}
+//   page -> worker  {type: "load", pyodide: URL of the pyodide/ folder, python: URL of the bundle,
+//                    total: bytes to download, warm: the names of the page's simulations}
 //                   {type: "call", req, message: JSON text for handle()}   (kept until Python is
 //                   ready, so a widget's first request needs no round trip after it starts)
 //   worker -> page  {type: "progress", stage: "download" | "start" | "import", loaded, total}
@@ -21,6 +22,8 @@
 
 const realFetch = globalThis.fetch.bind(globalThis);
 let handle = null;
+let warmUp = [];      // what to import once the first reply is out (see warm())
+let runPython = null;
 const waiting = [];   // calls that came before Python was ready
 let failed = false;
 const download = { loaded: 0, total: 0, open: 0 };   // bytes so far, expected, requests not finished
@@ -119,8 +122,9 @@ async function explainImport(url, error) {
   return ["python", `${fileName(url)} did not load: ${error.message || error}`];
 }
 
-async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
+async function load({ pyodide: pyodideURL, python: pythonURL, total, warm: names }) {
   mark("load");
+  warmUp = ["checkpoint", ...(Array.isArray(names) ? names : [])];
   download.total = total || 0;
   globalThis.fetch = watchedFetch;
   const moduleURL = new URL("pyodide.mjs", pyodideURL).href;
@@ -157,10 +161,12 @@ async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
     return;
   }
   try {
+    const folders = new Set();
     for (const [path, text] of Object.entries(files)) {
       if (!/^[\w/.-]+\.py$/.test(path) || path.includes("..")) continue;
       const folder = `/app/${path}`.split("/").slice(0, -1).join("/");
-      pyodide.FS.mkdirTree(folder);
+      if (!folders.has(folder)) pyodide.FS.mkdirTree(folder);
+      folders.add(folder);
       pyodide.FS.writeFile(`/app/${path}`, text);
     }
     mark("written");
@@ -170,6 +176,7 @@ sys.path.insert(0, "/app")
 sys.version.split()[0] + " " + sqlite3.sqlite_version`);
     mark("sqlite3");
     handle = pyodide.runPython("from simulations.bridge import handle; handle");
+    runPython = (code) => pyodide.runPython(code);
     mark("imported");
     const [python, sqlite] = versions.split(" ");
     globalThis.fetch = realFetch;
@@ -192,7 +199,25 @@ function call({ req, message }) {
     reply = JSON.stringify({ ok: false, error: { type: "WorkerError", message: String(error.message || error) } });
   }
   post({ type: "reply", req, reply });
-  if (first) mark("first-reply");
+  if (first) {
+    mark("first-reply");
+    setTimeout(warm);
+  }
+}
+
+// Once the first reply is out, import what the page will need next (simulations/bridge.py's
+// warm()): the timelines' checkpoints (the 16th move takes the first), then each simulation the
+// page embeds. One a task, so a call that comes meanwhile waits behind one import at most; the
+// first call does not wait for any of them (bench/bench_widgets.py, `ready`).
+function warm() {
+  const name = warmUp.shift();
+  if (name === undefined) return;
+  try {
+    runPython(`import simulations.bridge; simulations.bridge.warm(${JSON.stringify(String(name))})`);
+  } catch (error) {
+    return;   // warm() never raises: Python itself failed, and the next call says so
+  }
+  setTimeout(warm);
 }
 
 addEventListener("message", ({ data }) => {
