@@ -3,7 +3,20 @@ Start against a bare page that only loads Pyodide, and a reader who scrolls to a
 clicks Step. Times in ms."""
 import statistics
 
-from bench_browser import ARRIVE, LONG_TASKS, SAVE_DATA, VIEWPORT, WATCH_READY
+from bench_browser import ARRIVE, LONG_TASKS, SAVE_DATA, VIEWPORT
+
+# The reader's click on the widget -> its data-state "ready" (the first frame drawn with it):
+# {ms, clicked, ready} (the two moments in ms since the epoch, to set beside the worker's marks)
+WATCH_READY = """(id) => ({ ready: new Promise((resolve) => {
+  const root = document.getElementById(id);
+  let clicked = null;
+  root.addEventListener("click", (event) => { clicked ??= event.timeStamp; }, { capture: true });
+  new MutationObserver(() => {
+    if (root.dataset.state !== "ready") return;
+    const now = performance.now();
+    resolve({ ms: now - clicked, clicked: performance.timeOrigin + clicked, ready: performance.timeOrigin + now });
+  }).observe(root, { attributes: true, attributeFilter: ["data-state"] });
+}) })"""
 
 # The phases of a start, as the worker marks them (python-worker.js; bench/pages/bare-worker.js
 # marks the ones a bare start has): ms since the epoch of each "python:<phase>" mark.
@@ -68,12 +81,11 @@ def widget_ms(browser, url: str) -> tuple[float, list[float], dict]:
     page.evaluate(LONG_TASKS)
     waiting = page.evaluate_handle(WATCH_READY, root.get_attribute("id"))
     root.get_by_role("button", name="Start the simulation").click()
-    ms = page.evaluate("(watch) => watch.ready", waiting)
-    done = page.evaluate("() => performance.timeOrigin + performance.now()")
+    watched = page.evaluate("(watch) => watch.ready", waiting)
     long_tasks = page.evaluate("() => window.__long")
-    phases = {**worker_marks(page), "click": done - ms, "done": done}
+    phases = {**worker_marks(page), "click": watched["clicked"], "done": watched["ready"]}
     context.close()
-    return ms, long_tasks, phases
+    return watched["ms"], long_tasks, phases
 
 
 def ready_times(browser, url: str, rounds: int) -> tuple[list[float], list[float], list[float], list[dict], list[dict]]:
