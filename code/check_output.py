@@ -82,6 +82,55 @@ def matches(expected: list, actual: list) -> bool:
     return fit(0, 0)
 
 
+def absorbed(expected: list, actual: list) -> list:
+    """`expected` with each '...' line replaced by the lines of `actual` it stands for, so that a
+    difference shown is a real one and not a line a '...' would have taken. The alignment chosen
+    changes the fewest lines, then matches the most, then lets the '...' take the fewest."""
+    n, m = len(expected), len(actual)
+    # cost[i][j] for expected[i:] against actual[j:]: (lines added, removed or changed,
+    # minus lines matched, lines a '...' took)
+    cost = [[(0, 0, 0)] * (m + 1) for _ in range(n + 1)]
+    for j in range(m + 1):
+        cost[n][j] = (m - j, 0, 0)
+
+    def plus(c, edits=0, matched=0, taken=0):
+        return (c[0] + edits, c[1] - matched, c[2] + taken)
+
+    def paired(i, j):   # the guide's line i against your line j: the same, or changed
+        same = expected[i] == actual[j]
+        return plus(cost[i + 1][j + 1], edits=0 if same else 1, matched=1 if same else 0)
+
+    for i in range(n - 1, -1, -1):
+        row, below = cost[i], cost[i + 1]
+        dots = expected[i].strip() == ELLIPSIS
+        for j in range(m, -1, -1):
+            if dots:
+                row[j] = min(below[j], plus(row[j + 1], taken=1)) if j < m else below[j]
+                continue
+            best = plus(below[j], edits=1)                      # the guide's line is missing
+            if j < m:
+                best = min(best, plus(row[j + 1], edits=1), paired(i, j))   # yours extra; paired
+            row[j] = best
+    out, i, j = [], 0, 0
+    while i < n:
+        here = cost[i][j]
+        if expected[i].strip() == ELLIPSIS:
+            if here == cost[i + 1][j]:
+                i += 1                       # the '...' stops here
+            else:
+                out.append(actual[j])        # the '...' takes your line
+                j += 1
+        elif j < m and here == paired(i, j):
+            out.append(expected[i])          # the same line, or the guide's line in place of yours
+            i, j = i + 1, j + 1
+        elif here == plus(cost[i + 1][j], edits=1):
+            out.append(expected[i])          # the guide's line, missing from yours
+            i += 1
+        else:
+            j += 1                           # your line, not in the guide
+    return out
+
+
 def in_given_order(expected: list, actual: list, prefix: str) -> list:
     """`actual` with its lines that start with `prefix` put in the order `expected` shows them,
     when both hold the same such lines (compared normalised); otherwise `actual` unchanged."""
@@ -249,7 +298,8 @@ def main(argv=None) -> int:
     print(f"Does not match {name}" + (f" (nor {', '.join(others)})" if others else "")
           + ". Lines starting '-' are the guide's, '+' yours (ids and timings shown as <pid> and <t>;"
             " a '...' line in the guide stands for any lines):")
-    for line in difflib.unified_diff(*without_interrupts(want, got), "the guide", "your run",
+    want, got = without_interrupts(want, got)
+    for line in difflib.unified_diff(absorbed(want, got), got, "the guide", "your run",
                                      lineterm="", n=2):
         print(line)
     return 1

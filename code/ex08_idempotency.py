@@ -204,7 +204,7 @@ def report(db):
         dead += status == "dead"
     (balance,) = db.execute(
         "SELECT balance FROM accounts WHERE name = 'alice'").fetchone()
-    print(f"\ncharges that succeeded:  ${owed}")
+    print(f"\njobs done, $10 each:     ${owed}")
     print(f"Alice should have:       ${100 - owed}")
     print(f"Alice has:               ${balance}")
     if balance != 100 - owed:

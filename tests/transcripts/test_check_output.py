@@ -170,3 +170,33 @@ def test_a_ctrl_c_echo_at_another_line_matches_and_says_so():
     wrong = moved.replace("worker stopped", "worker crashed")
     result = _check("ex04-work", stdin=wrong)
     assert result.returncode == 1 and "+worker crashed" in result.stdout, result.stdout
+
+
+def _ex09_chaos_run():
+    """ex09-chaos as a reader's run prints it: the lines its '...' stands for filled in."""
+    shown = [line for line in harness.find_all()["ex09-chaos"].lines if not line.startswith("$ ")]
+    at = shown.index("...")
+    absorbed = ["  [worker 31] killed before the email (job 4)", "finished in 3.2s",
+                "workers killed by the monkey:  1"]
+    return shown[:at] + absorbed + shown[at + 1:], absorbed
+
+
+def test_one_extra_last_line_is_the_only_difference_shown_after_a_dot_dot_dot():
+    """Reader 15: pg_virtualenv's 'Dropping cluster' line after ex09-chaos made the checker show
+    every line the '...' had absorbed as a '+' line, as if the '...' matched nothing."""
+    run, absorbed = _ex09_chaos_run()
+    assert _check("ex09-chaos", stdin="\n".join(run) + "\n").returncode == 0
+    result = _check("ex09-chaos", stdin="\n".join(run + ["Dropping cluster 15/regress ..."]) + "\n")
+    assert result.returncode == 1
+    added = [line for line in result.stdout.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert added == ["+Dropping cluster 15/regress ..."], result.stdout
+    assert not any(line.startswith("-") and not line.startswith("---") for line in result.stdout.splitlines())
+
+
+def test_a_changed_line_after_a_dot_dot_dot_is_shown_as_changed():
+    run, _ = _ex09_chaos_run()
+    wrong = [line.replace("done 15", "done 14") for line in run]
+    result = _check("ex09-chaos", stdin="\n".join(wrong) + "\n")
+    changed = [line for line in result.stdout.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+    assert result.returncode == 1
+    assert changed == ["-jobs by status:                done 15", "+jobs by status:                done 14"], result.stdout
