@@ -3,7 +3,9 @@
 ready       a cold click: the reader's click on Start (nothing loaded before it: a reader who
             saves data, for whom nothing starts on its own) to the first simulation frame drawn,
             over a bare page that only loads Pyodide and imports sqlite3 (bench/pages/bare.html);
-            median of --rounds cold starts each, alternated (goal: at most 1.05)
+            median of --rounds cold starts each, alternated (goal: at most 1.05); then where the
+            time goes (the worker's marks of each phase, python-worker.js, against the bare page's)
+            and what importing the simulations costs, module by module (Python's import profiler)
 arrival     a reader who scrolls to chapter 5's live-queue at --speed px/s (from where its top is
             --approach screens below the window, default 3) and clicks Step the moment it is wholly
             in view: from then to the frame it draws, over the same bare start (goal: at most 0.3);
@@ -54,7 +56,7 @@ from builder.serve import make_server, serve_in_background  # noqa: E402
 from bench_browser import CHROMIUM_ARGS, LONG_TASKS, SAVE_DATA, VIEWPORT, chromium_path  # noqa: E402
 import main_thread  # noqa: E402
 from page_bytes import PYTHON, unreached, weight  # noqa: E402
-from widget_start import arrival, ready_times, words_per_minute  # noqa: E402
+from widget_start import arrival, import_profile, phase_lines, ready_times, words_per_minute  # noqa: E402
 
 SECTIONS = ("ready", "arrival", "unreached", "step", "smoothness", "rows", "breakdown", "weight")
 # issue 19's runs: (workers, jobs, speed) on chapter 3's live queue (jobs of 0.5 s), then the largest
@@ -213,7 +215,7 @@ def main() -> int:
 
             only = set(args.only) | ({"ready"} if "arrival" in args.only else set())
             if "ready" in only:
-                bare, widget, loading_tasks = ready_times(browser, url, args.rounds)
+                bare, widget, loading_tasks, bare_phases, widget_phases = ready_times(browser, url, args.rounds)
                 ratio = statistics.median(widget) / statistics.median(bare)
                 pairs = statistics.median(w / b for w, b in zip(widget, bare))
                 print(f"ready       bare Pyodide + sqlite3: {' '.join(f'{ms:5.0f}' for ms in bare)} ms "
@@ -222,7 +224,10 @@ def main() -> int:
                       f"(median {statistics.median(widget):.0f})")
                 print(f"            ratio of medians {ratio:.3f}, median of paired ratios {pairs:.3f}   (goal <= 1.05)")
                 print(f"            main-thread long tasks while Python loaded: {len(loading_tasks)}"
-                      f"{f' (longest {max(loading_tasks):.0f} ms)' if loading_tasks else ''}\n")
+                      f"{f' (longest {max(loading_tasks):.0f} ms)' if loading_tasks else ''}")
+                for line in phase_lines(bare_phases, widget_phases) + import_profile(browser, url, bundle):
+                    print(f"            {line}")
+                print()
 
             if 'arrival' in only:
                 arrivals = [arrival(browser, url, args.speed, args.approach) for _ in range(args.rounds)]

@@ -29,7 +29,6 @@ echoed back, so the page can match replies to requests. A failure is
 ParamError also carries "problems": [{"field", "message"}], every bad parameter at once.
 """
 import json
-import traceback
 
 from . import SIMULATIONS
 from .params import ParamError, seconds
@@ -65,6 +64,8 @@ def handle(message):
                                                       "words": problem.words}
                                                      for problem in error.problems]}}
     except Exception as error:  # a bug: report it to the page rather than crash its worker
+        import traceback   # only then: the page's Python compiles each module it imports
+
         reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error),
                                         "trace": traceback.format_exc(limit=5)}}
     if isinstance(request, dict) and "req" in request:
@@ -75,6 +76,22 @@ def handle(message):
         return json.dumps({"ok": False, "error": {"type": type(error).__name__,
                                                   "message": f"reply is not JSON: {error}"}},
                           allow_nan=False)
+
+
+def warm(name):
+    """Import, ahead of its first use, what `name` needs: "checkpoint" (a timeline's first
+    checkpoint, taken at its 16th move), "judge" (the judge op), or a simulation's name. The page's
+    worker calls it once the first reply is out (python-worker.js), since the page's Python
+    compiles each module from source on its first import. Unknown names are ignored; never raises."""
+    import importlib
+
+    try:
+        if name in SIMULATIONS:
+            SIMULATIONS[name]   # the lookup imports its module
+        elif name in ("checkpoint", "judge"):
+            importlib.import_module(f"{__package__}.{name}")
+    except Exception:   # the call that needs it reports the failure, as it would have
+        pass
 
 
 def _not_json(word):

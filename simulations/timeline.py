@@ -24,7 +24,6 @@ Snapshots: snapshot() hands over the events since the previous snapshot, as the 
 does. After back() or seek(k) the events are exactly those emitted by move k, the same as a
 run that took a snapshot after every move.
 """
-from .checkpoint import CannotClone, Checkpoint
 from .params import ParamError
 
 STEP, ACT, WAIT = "step", "act", "@wait"  # WAIT is how a wait appears in record()["actions"]
@@ -237,6 +236,8 @@ class Timeline:
                 self._remember(k)
 
     def _remember(self, k):
+        from .checkpoint import CannotClone, Checkpoint   # see _checkpoint()
+
         try:
             self.recent[self.at] = Checkpoint(self.sim, compress=False)  # few, and short-lived
         except CannotClone:
@@ -277,6 +278,11 @@ class Timeline:
     def _checkpoint(self):
         if self.at % self.interval or self.at in self.checkpoints:
             return
+        # Imported at the first checkpoint, not with the module: a new run's first snapshot needs
+        # none, and pickle is a large module for the page's Python to compile (the worker imports
+        # it once the first reply is out: python-worker.js)
+        from .checkpoint import CannotClone, Checkpoint
+
         try:
             self.checkpoints[self.at] = Checkpoint(self.sim, self.compress)
         except CannotClone:

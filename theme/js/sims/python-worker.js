@@ -2,7 +2,8 @@
 // Pyodide and the simulations package once, then answers every widget's JSON messages with
 // simulations/bridge.py's handle(). Only plain JSON-able values cross to the page.
 //
-//   page -> worker  {type: "load", pyodide: URL of the pyodide/ folder, python: URL of the bundle}
+//   page -> worker  {type: "load", pyodide: URL of the pyodide/ folder, python: URL of the bundle,
+//                    total: bytes to download, warm: the names of the page's simulations}
 //                   {type: "call", req, message: JSON text for handle()}   (kept until Python is
 //                   ready, so a widget's first request needs no round trip after it starts)
 //   worker -> page  {type: "progress", stage: "download" | "start" | "import", loaded, total}
@@ -14,13 +15,21 @@
 // wrong type would otherwise leave loadPyodide() hanging forever (see the project's pyodide notes).
 // After reporting one, the worker waits to be terminated by the page: nothing is thrown, so no
 // error escapes to the page's console.
+//
+// Each phase of the start leaves a performance mark named "python:<phase>" in this worker's
+// timeline (DevTools shows them; bench/bench_widgets.py's `ready` reads them): worker, load,
+// pyodide.mjs, bundle, started, written, sqlite3, imported, first-call, first-reply.
 
 const realFetch = globalThis.fetch.bind(globalThis);
 let handle = null;
+let warmUp = [];      // what to import once the first reply is out (see warm())
+let runPython = null;
 const waiting = [];   // calls that came before Python was ready
 let failed = false;
 const download = { loaded: 0, total: 0, open: 0 };   // bytes so far, expected, requests not finished
 const never = () => new Promise(() => {});           // what a failed fetch gives Pyodide: the page ends it
+const mark = (phase) => performance.mark(`python:${phase}`);
+mark("worker");
 
 function post(message) {
   postMessage(message);
@@ -113,12 +122,15 @@ async function explainImport(url, error) {
   return ["python", `${fileName(url)} did not load: ${error.message || error}`];
 }
 
-async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
+async function load({ pyodide: pyodideURL, python: pythonURL, total, warm: names }) {
+  mark("load");
+  warmUp = ["checkpoint", ...(Array.isArray(names) ? names : [])];
   download.total = total || 0;
   globalThis.fetch = watchedFetch;
   const moduleURL = new URL("pyodide.mjs", pyodideURL).href;
   const module = import(moduleURL);        // first: it is on the way to everything else
   const bundle = fetchBundle(pythonURL);   // in parallel with Pyodide's own start
+  bundle.then(() => mark("bundle"), () => {});
   bundle.catch(() => {});                  // reported below, once Pyodide is up
   module.catch(() => {});
   post({ type: "progress", stage: "download", loaded: 0, total: download.total });
@@ -126,6 +138,7 @@ async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
   let loadPyodide;
   try {
     ({ loadPyodide } = await module);
+    mark("pyodide.mjs");
   } catch (error) {
     fail(...(await explainImport(moduleURL, error)));
     return;
@@ -138,6 +151,7 @@ async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
     return;
   }
   if (failed) return;
+  mark("started");
   post({ type: "progress", stage: "import", loaded: download.loaded, total: download.total });
   let files;
   try {
@@ -147,18 +161,23 @@ async function load({ pyodide: pyodideURL, python: pythonURL, total }) {
     return;
   }
   try {
+    const folders = new Set();
     for (const [path, text] of Object.entries(files)) {
       if (!/^[\w/.-]+\.py$/.test(path) || path.includes("..")) continue;
       const folder = `/app/${path}`.split("/").slice(0, -1).join("/");
-      pyodide.FS.mkdirTree(folder);
+      if (!folders.has(folder)) pyodide.FS.mkdirTree(folder);
+      folders.add(folder);
       pyodide.FS.writeFile(`/app/${path}`, text);
     }
+    mark("written");
     const versions = pyodide.runPython(`
 import sys, sqlite3
 sys.path.insert(0, "/app")
-from simulations.bridge import handle
 sys.version.split()[0] + " " + sqlite3.sqlite_version`);
-    handle = pyodide.globals.get("handle");
+    mark("sqlite3");
+    handle = pyodide.runPython("from simulations.bridge import handle; handle");
+    runPython = (code) => pyodide.runPython(code);
+    mark("imported");
     const [python, sqlite] = versions.split(" ");
     globalThis.fetch = realFetch;
     post({ type: "ready", python, sqlite });
@@ -168,14 +187,37 @@ sys.version.split()[0] + " " + sqlite3.sqlite_version`);
   }
 }
 
+let calls = 0;
+
 function call({ req, message }) {
   let reply;
+  const first = !calls++;
+  if (first) mark("first-call");
   try {
     reply = handle(message);
   } catch (error) {
     reply = JSON.stringify({ ok: false, error: { type: "WorkerError", message: String(error.message || error) } });
   }
   post({ type: "reply", req, reply });
+  if (first) {
+    mark("first-reply");
+    setTimeout(warm);
+  }
+}
+
+// Once the first reply is out, import what the page will need next (simulations/bridge.py's
+// warm()): the timelines' checkpoints (the 16th move takes the first), then each simulation the
+// page embeds. One a task, so a call that comes meanwhile waits behind one import at most; the
+// first call does not wait for any of them (bench/bench_widgets.py, `ready`).
+function warm() {
+  const name = warmUp.shift();
+  if (name === undefined) return;
+  try {
+    runPython(`import simulations.bridge; simulations.bridge.warm(${JSON.stringify(String(name))})`);
+  } catch (error) {
+    return;   // warm() never raises: Python itself failed, and the next call says so
+  }
+  setTimeout(warm);
 }
 
 addEventListener("message", ({ data }) => {

@@ -29,7 +29,8 @@ function megabytes(bytes) {
 }
 
 export class Python extends EventTarget {
-  /** config: {worker: URL, pyodide: URL, python: URL, total: bytes} (all URLs absolute). */
+  /** config: {worker: URL, pyodide: URL, python: URL, total: bytes, sims: the names of the page's
+      simulations, imported in the worker once the first reply is out} (all URLs absolute). */
   constructor(config) {
     super();
     this.config = config;
@@ -73,7 +74,7 @@ export class Python extends EventTarget {
       this.fail("python", `The Python worker stopped: ${event.message || "it could not be loaded"}.`);
     });
     this.worker.postMessage({ type: "load", pyodide: this.config.pyodide, python: this.config.python,
-                              total: this.config.total });
+                              total: this.config.total, warm: this.config.sims || [] });
     this.setProgress({ stage: "download", loaded: 0, total: this.config.total });
     return this.ready;
   }

@@ -75,6 +75,7 @@ function main() {
     pyodide: new URL(script.dataset.simPyodide, document.baseURI).href,
     python: new URL(script.dataset.simPython, document.baseURI).href,
     total: Number(script.dataset.simBytes) || 0,
+    sims: [...new Set(roots.map((root) => root.dataset.sim))],
   });
   const kinds = new Map();     // simulation name -> promise of its widget class
   const widgets = new Map();   // root -> promise of its widget
