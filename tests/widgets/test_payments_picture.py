@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from simulations.payments_picture import ATTEMPT_WORDS
 from tests.support.pixels import pixel
 from tests.widgets.conftest import Sim
+from tests.support.colours import contrast, rgb
 
 CHAPTER = "08-idempotency.html"
 LONG = 90_000   # ms: a 2-core CI machine under load
@@ -127,17 +128,6 @@ def test_no_key_is_labelled_none_under_every_square(page):
     sim.button("Use the chapter’s settings").click()
 
 
-def _contrast(a, b):
-    """WCAG's contrast ratio of two (r, g, b) colours."""
-    def luminance(rgb):
-        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
-def _rgb(css):
-    return tuple(int(v) for v in re.findall(r"\d+", css)[:3])
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -156,16 +146,16 @@ def test_the_reply_lost_corner_stands_out_on_every_fill(page, scheme):
         marked = sim.part("charges").locator('.pay-try[data-reply="lost"]')
         codes = set(marked.evaluate_all("(ts) => ts.map((t) => t.dataset.code)"))
         assert "duplicate" in codes and len(codes) > 1, codes
-        around = _rgb(sim.root.locator(".pay-picture").evaluate("(n) => getComputedStyle(n).backgroundColor"))
+        around = rgb(sim.root.locator(".pay-picture").evaluate("(n) => getComputedStyle(n).backgroundColor"))
         for i in range(marked.count()):
             square = marked.nth(i)
             square.scroll_into_view_if_needed()
             box = square.bounding_box()
-            fill = _rgb(square.evaluate("(n) => getComputedStyle(n).backgroundColor"))
+            fill = rgb(square.evaluate("(n) => getComputedStyle(n).backgroundColor"))
             corner = pixel(page, box["x"] + box["width"] - 2, box["y"] + 2)
             code = square.get_attribute("data-code")
-            assert _contrast(corner, fill) >= 3, (scheme, code, corner, fill)
-            assert _contrast(corner, around) >= 3, (scheme, code, corner, around)
+            assert contrast(corner, fill) >= 3, (scheme, code, corner, fill)
+            assert contrast(corner, around) >= 3, (scheme, code, corner, around)
     finally:
         page.emulate_media(color_scheme="light")
 

@@ -1,12 +1,11 @@
 """race in chapter 4, through its buttons and with the keyboard alone: with the naive claim,
 A and B each look, then grab, and both send ada's email; with the atomic claim no order of
 steps gives one job to both."""
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
+from tests.support.colours import contrast, rgb
 
 CHAPTER = "04-the-worker.html"   # race: claim naive, 2 jobs
 
@@ -220,16 +219,6 @@ MARKS = """root => ({
 })"""
 
 
-def _rgb(css):
-    return tuple(int(v) for v in re.findall(r"[\d.]+", css)[:3])
-
-
-def _contrast(a, b):
-    def luminance(rgb):
-        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 def step_to(sim, name, statements):
@@ -272,18 +261,18 @@ def test_the_row_says_the_email_went_out_twice_with_its_envelopes_beside_the_mar
     assert 0 <= first["x"] - (last_mark["x"] + last_mark["width"]) <= 16, (first, last_mark)
 
 
-def test_in_the_dark_theme_looked_and_took_differ_by_shape_and_contrast(sim):
+def test_in_the_dark_theme_looked_and_took_differ_by_shape_andcontrast(sim):
     """Shot 18: in the dark theme the legend's "looked at it" and "took it" looked the same. The
     one is a dashed ring with nothing in it, the other a disc filled 3:1 or more against the
     picture."""
     sim.page.emulate_media(color_scheme="dark")
     try:
         seen = {item["mark"]: item for item in sim.root.evaluate(MARKS)["legend"]}
-        around = _rgb(sim.root.locator(".race-picture").evaluate("(n) => getComputedStyle(n).backgroundColor"))
+        around = rgb(sim.root.locator(".race-picture").evaluate("(n) => getComputedStyle(n).backgroundColor"))
         looked, took = seen["looked"], seen["took"]
         assert looked["border"] == "dashed" and took["border"] == "solid", (looked, took)
         assert looked["background"] == "rgba(0, 0, 0, 0)", looked
-        assert _contrast(_rgb(took["background"]), around) >= 3, (took, around)
-        assert _contrast(_rgb(seen["took-twice"]["background"]), around) >= 3, (seen, around)
+        assert contrast(rgb(took["background"]), around) >= 3, (took, around)
+        assert contrast(rgb(seen["took-twice"]["background"]), around) >= 3, (seen, around)
     finally:
         sim.page.emulate_media(color_scheme="light")
