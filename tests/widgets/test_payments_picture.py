@@ -208,7 +208,10 @@ def test_on_a_phone_a_charge_s_attempts_share_one_line(page):
             box = row.bounding_box()
             tries = [t.bounding_box() for t in row.locator(".pay-try").all()]
             longest = max(longest, len(tries))
-            assert len({round(t["y"]) for t in tries}) <= 1, (i, tries)
+            # one line: every square overlaps every other vertically (squares of two sizes,
+            # centred on the line, have tops a pixel or two apart)
+            if tries:
+                assert max(t["y"] for t in tries) < min(t["y"] + t["height"] for t in tries), (i, tries)
             assert all(box["x"] <= t["x"] and t["x"] + t["width"] <= box["x"] + box["width"] for t in tries), (i, box, tries)
         assert longest >= 6   # the chapter's story has a charge tried six times
     finally:
