@@ -295,10 +295,8 @@ class Timeline:
     def _restore(self, k):
         """A simulation at the latest checkpoint at or before k, and its position."""
         best = max((at for at in (*self.checkpoints, *self.recent) if at <= k), default=0)
-        if best:
-            sim = (self.checkpoints.get(best) or self.recent[best]).thaw()
-        else:
-            sim = self.kind(self.params, self.seed)
+        saved = self.checkpoints.get(best) or self.recent.get(best) if best else None
+        sim = saved.thaw() if saved else self.kind(self.params, self.seed)
         for name, args in self.views.items():   # what the reader chose to see, at any moment
             sim.act(name, **args)
         return sim, best
