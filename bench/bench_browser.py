@@ -59,3 +59,16 @@ ARRIVE = """async ({ id, speed }) => {   // scroll down at `speed` px/s to the w
 def chromium_path() -> str | None:
     found = shutil.which("chromium")
     return found if found and Path(found).is_file() else None
+
+
+def page_result(browser, address: str, attribute: str, timeout_ms: int):
+    """Open one of bench/pages/ (`address`, with its query), wait until its #result says
+    data-state="ready", and return its `attribute` read as JSON."""
+    import json
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(address)
+    page.wait_for_selector('#result[data-state="ready"]', state="attached", timeout=timeout_ms)
+    result = json.loads(page.get_attribute("#result", attribute))
+    context.close()
+    return result

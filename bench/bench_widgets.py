@@ -53,7 +53,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from builder import Config, build_site  # noqa: E402
 from builder.serve import make_server, serve_in_background  # noqa: E402
-from bench_browser import CHROMIUM_ARGS, LONG_TASKS, SAVE_DATA, VIEWPORT, chromium_path  # noqa: E402
+from bench_browser import CHROMIUM_ARGS, LONG_TASKS, SAVE_DATA, VIEWPORT, chromium_path, page_result  # noqa: E402
 import main_thread  # noqa: E402
 from page_bytes import PYTHON, unreached, weight  # noqa: E402
 from widget_start import arrival, import_profile, phase_lines, ready_times, words_per_minute  # noqa: E402
@@ -156,12 +156,8 @@ def python_frame_costs(browser, url: str, bundle: str) -> list:
     import step_timing
     rows = [[workers, jobs, float(speed), 0.5] for workers, jobs, speed in ROWS]
     cpython = step_timing.frame_costs(core_scenarios.LiveQueue, rows)
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"{url}bench/step.html?bundle=../{bundle}&rows={json.dumps(rows)}")
-    page.wait_for_selector('#result[data-state="ready"]', state="attached", timeout=600_000)
-    pyodide = json.loads(page.get_attribute("#result", "data-seconds"))
-    context.close()
+    pyodide = page_result(browser, f"{url}bench/step.html?bundle=../{bundle}&rows={json.dumps(rows)}",
+                          "data-seconds", 600_000)
     return [(c[0], p[0], p[1]) for c, p in zip(cpython, pyodide)]
 
 

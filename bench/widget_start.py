@@ -3,7 +3,7 @@ Start against a bare page that only loads Pyodide, and a reader who scrolls to a
 clicks Step. Times in ms."""
 import statistics
 
-from bench_browser import ARRIVE, LONG_TASKS, SAVE_DATA, VIEWPORT
+from bench_browser import ARRIVE, LONG_TASKS, SAVE_DATA, VIEWPORT, page_result
 
 # The reader's click on the widget -> its data-state "ready" (the first frame drawn with it):
 # {ms, clicked, ready} (the two moments in ms since the epoch, to set beside the worker's marks)
@@ -140,15 +140,10 @@ def import_profile(browser, url: str, bundle: str, top: int = 12) -> list[str]:
     """Lines to print: what `from simulations.bridge import handle` and chapter 5's first create
     cost in Pyodide in Chromium (ms), and the `top` modules by their own import time, from
     Python's import profiler (bench/pages/imports-worker.js)."""
-    import json
     from urllib.parse import quote
 
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(f"{url}bench/imports.html?bundle=../{bundle}&message={quote(FIRST_CALL)}")
-    page.wait_for_selector('#result[data-state="ready"]', state="attached", timeout=300_000)
-    result = json.loads(page.get_attribute("#result", "data-profile"))
-    context.close()
+    result = page_result(browser, f"{url}bench/imports.html?bundle=../{bundle}&message={quote(FIRST_CALL)}",
+                         "data-profile", 300_000)
     modules = []   # (own us, cumulative us, name)
     for line in result["lines"]:
         if line.startswith("import time:") and "|" in line and "self [us]" not in line:
