@@ -83,11 +83,12 @@ TOKEN_TAKEN = "UPDATE tokens SET last_token = last_token + 1"
 # counted, under a lease that covers [now, now + lease], with claimed_at and claimed_by
 # saying when and by whom. Which job: a running one whose lease ran out (now is past its
 # locked_until) comes before a queued one whose run_at has come; among several of a kind,
-# the one waiting longest (earliest locked_until, or earliest run_at), then the smallest id. Why lease-expired jobs first: that job was
-# handed out once already and its worker is presumed dead; taking it next means a crash
-# costs it one lease of waiting, not a lease plus the whole line of queued jobs. check.py
-# accepts either order, so a claim that prefers queued jobs passes too; it is just less
-# kind. Read: chapter 4, "Why the atomic claim works"; chapter 5, "The lease".
+# the one waiting longest (earliest locked_until, or earliest run_at), then the smallest id.
+# Why lease-expired jobs first: that job was handed out once already and its worker is
+# presumed dead; taking it next means a crash costs it one lease of waiting, not a lease
+# plus the whole line of queued jobs. check.py accepts either order, so a claim that
+# prefers queued jobs passes too; it is just less kind.
+# Read: chapter 4, "Why the atomic claim works"; chapter 5, "The lease".
 # STAGE 3: the claim also stamps the job with the next fencing token: one more than
 # last_token in the table `tokens`, so larger than every token handed out before.
 CLAIM_JOB = """
