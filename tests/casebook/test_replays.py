@@ -146,6 +146,15 @@ def test_pretix_heartbeats_send_one_email_and_bring_a_dead_workers_job_back_soon
     assert sim.job_rows()[0]["attempts"] == 1
     sim.run(until=22.2)
     assert sim.job_rows()[0]["attempts"] == 2
+    # and with the reaper's grace at 7 (renewals 10 s ahead): claimed again at 28.2 s
+    name, params = fixed
+    sim = build((name, {**params, "grace": "7"}))
+    sim.run(until=20)
+    sim.act("kill", worker=1)
+    sim.run(until=28.1)
+    assert sim.job_rows()[0]["attempts"] == 1
+    sim.run(until=28.2)
+    assert sim.job_rows()[0]["attempts"] == 2
 
 
 def test_sidekiq_poison_pill_kills_24_workers_counting_failures_and_3_counting_claims():
