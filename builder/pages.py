@@ -1,6 +1,9 @@
 """The pages of the site: one per chapter, the index, and the all-in-one guide.html."""
 from __future__ import annotations
 
+import html
+import re
+
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
@@ -30,6 +33,12 @@ def summary_sentence(parsed: ParsedChapter, limit: int = 160) -> str:
             text = inline_text(tokens[i + 1].children)
             return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
     return ""
+
+
+def text_length(body: str) -> int:
+    """How many characters of text an HTML fragment holds (its tags left out): guide.html gives
+    each chapter's as data-chars, from which 60-navigation.css guesses its height until drawn."""
+    return len(html.unescape(re.sub(r"<[^>]*>", "", body)))
 
 
 def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) -> dict[str, str]:
@@ -64,6 +73,8 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         "body": Markup(render_chapter(md, p, single, guide_ids)),
         "toc": [dict(h, id=f"{p.section_id}-{h['id']}") for h in p.headings if h["level"] == 2],
     } for p in chapters]
+    for part in parts:
+        part["chars"] = text_length(part["body"])
     in_guide = [dict(item, url=f"#{p.section_id}") for item, p in zip(nav, chapters)]
     # Two copies of the whole guide: with the answers (printed open), and a student copy whose
     # answers and solutions stay folded on screen and are left out of print.

@@ -4,6 +4,10 @@ axe-core checks the rendered page against WCAG 2.x A and AA and its own best-pra
 https://github.com/dequelabs/axe-core/blob/develop/doc/API.md (axe.run, its context and results).
 The script is evaluated in the page by Playwright (not added as a <script>), so the page's own
 Content-Security-Policy stays exactly as strict as it is for readers.
+
+axe-core ships some rules switched off (`enabled: false` in its rule list), among them
+`target-size` (WCAG 2.2 2.5.8: a target at least 24 by 24 CSS px, or spaced so), which Lighthouse
+runs. RULES switches them on for every run here, so a small target fails our tests first.
 """
 from __future__ import annotations
 
@@ -13,10 +17,12 @@ from tests.conftest import ROOT
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
-RUN = """async (include) => {
+RULES = {"target-size": {"enabled": True}}
+
+RUN = """async ([include, rules]) => {
   const context = include ? { include: [...document.querySelectorAll(include)] } : document;
   if (include && context.include.length === 0) return [];
-  const results = await axe.run(context, { resultTypes: ["violations"] });
+  const results = await axe.run(context, { resultTypes: ["violations"], rules });
   return results.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary.replace(/\\s+/g, " ")}`),
@@ -36,7 +42,7 @@ def axe_violations(page, include: str | None = None) -> list[str]:
     `include`), one line per rule: `rule-id (impact): help -- target: why; target: why`."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(axe_source())
-    found = page.evaluate(RUN, include)
+    found = page.evaluate(RUN, [include, RULES])
     return [f"{v['id']} ({v['impact']}): {v['help']} -- " + "; ".join(v["nodes"][:6])
             + (f"; ... {len(v['nodes']) - 6} more" if len(v["nodes"]) > 6 else "")
             for v in found]

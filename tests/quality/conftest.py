@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.quality import links, vnu
+from tests.quality.axe import axe_violations
 from tests.quality.layout_shift import RECORD, layout_shifts
 from tests.quality.no_js import read_without_js, reading_words
 from tests.quality.page_audit import SAVE_DATA, audit_page
@@ -163,5 +164,23 @@ def phone_shifts(browser, site, broken):
         page.goto((broken.sub if where == "fixture" else site.sub) + name)
         page.wait_for_load_state("networkidle")
         return layout_shifts(page)
+    yield Cache(make)
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def phone_axe(browser, site, broken):
+    """phone_axe(page) -> axe's violations on a real page loaded on a phone-sized screen, where
+    the layout (and what is a target: the page contents fold behind a <summary>) differs from
+    the desktop audit's; phone_axe(("fixture", page)) for a fixture page."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1.75, has_touch=True)
+    context.add_init_script(SAVE_DATA)
+    page = context.new_page()
+
+    def make(key):
+        where, name = key if isinstance(key, tuple) else ("site", key)
+        page.goto((broken.sub if where == "fixture" else site.sub) + name)
+        page.wait_for_load_state("networkidle")
+        return axe_violations(page)
     yield Cache(make)
     context.close()

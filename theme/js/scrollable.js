@@ -30,6 +30,11 @@ const watcher = new ResizeObserver((entries) => {
     else element.removeAttribute("tabindex");
   });
 });
+// guide.html: the browser does not lay out the chapters off screen (content-visibility,
+// 60-navigation.css), and the watcher hears of a block there only once its chapter is drawn. Until
+// then any of them may scroll, so each takes focus from the start; the watcher takes it back from
+// a block that turns out to fit. Measuring them now would lay out the whole page.
+document.querySelectorAll(`.guide-chapter :is(${SCROLLERS})`).forEach((element) => element.setAttribute("tabindex", "0"));
 document.querySelectorAll(SCROLLERS).forEach((element) => watcher.observe(element));
 // A table's width changes with its rows: watch the table inside the box too.
 document.querySelectorAll(CUED).forEach((box) => {
