@@ -100,7 +100,8 @@ export default class LiveQueueWidget extends Widget {
 
   draw(s) {
     // A snapshot drawn already (a trailing redraw, a change of state) is drawn again only when
-    // whether the widget is ready changed: the same snapshot draws the same picture (issue 19).
+    // what else a part shows changed (`key`: whether the widget is ready; for the cards, also the
+    // room the picture's boxes give their buttons): the same input draws the same (issue 19).
     const key = `${this.ready}`;
     const frame = this.due("picture", PICTURE_MS);
     if (frame && (this.pictureInView || !this.playing) && !this.drawn("picture", s, key)) {
@@ -110,7 +111,7 @@ export default class LiveQueueWidget extends Widget {
     // While playing, the cards and the table take turns: both at once changed some 180 texts in
     // one frame with 64 workers, and that frame's layout was a long task (issue 19).
     // The table's turn comes with the next snapshot, or a moment later if none comes.
-    if (!(this.drawWorkers(s, key) && this.playing)) this.drawJobs(s);
+    if (!(this.drawWorkers(s, `${key} ${this.picture.buttonRoom()}`) && this.playing)) this.drawJobs(s);
     else this.trailing ||= setTimeout(() => {
       this.trailing = null;
       if (this.snapshot) this.refresh();
