@@ -7,7 +7,7 @@
 // in together, every 100 ms while the log is in view and every second while it is scrolled away:
 // at 10x a frame brings dozens, and the page kept only the latest anyway (issue 19).
 
-import { el, seconds, thousands } from "./dom.js";
+import { el, seconds, setText, thousands } from "./dom.js";
 
 const KEEP = 150;  // entries kept in the page
 const HELD_MS = 100;      // while held: how often the waiting events go in (in view)...
@@ -19,6 +19,7 @@ export class EventLog {
     this.list = box.querySelector("ol");
     this.follow = true;          // keep the newest entry in view, until the reader scrolls up
     this.scrollPending = false;
+    this.entries = [];           // what the page's entries say, oldest first ({time, text} or {note})
     this.waiting = [];           // events not in the page yet (while held)
     this.skipped = 0;            // and how many before them will never be (more than KEEP came)
     this.held = false;
@@ -67,26 +68,35 @@ export class EventLog {
     clearTimeout(this.timer);
     this.timer = null;
     if (!this.waiting.length && !this.skipped) return;
-    const items = [];
-    if (this.skipped) items.push(el("li", { class: "sim-log-note" }, `… ${thousands(this.skipped)} earlier events not shown`));
-    for (const event of this.waiting) {
-      items.push(el("li", {}, el("span", { class: "sim-log-time" }, `${seconds(event.time)} s`), " ", event.text));
-    }
+    const entries = this.skipped ? [{ note: `… ${thousands(this.skipped)} earlier events not shown` }] : [];
+    entries.push(...this.waiting);
     this.waiting = [];
     this.skipped = 0;
-    if (items.length >= KEEP) this.list.replaceChildren();   // all of it would go: none is laid out again
-    this.append(items);
+    this.put(entries);
   }
 
   /** A line of the widget's own (not the simulation's): "Started again with ...". */
   note(text) {
     this.flush();
-    this.append([el("li", { class: "sim-log-note" }, text)]);
+    this.put([{ note: text }]);
   }
 
-  append(items) {
-    this.list.append(...items);
-    while (this.list.childElementCount > KEEP) this.list.firstElementChild.remove();
+  /** Add `entries` ({time, text} or {note}) after the shown ones, keeping the latest KEEP. When
+      they would take the place of half the list or more (a playing live queue brings a hundred
+      in a tenth of a second), the entries already in the page are written over, oldest first,
+      rather than removed and made anew: new text in place of old costs the page no new elements
+      to style and lay out (issue 19). Either way the page ends with the same entries. */
+  put(entries) {
+    const list = this.list;
+    this.entries = this.entries.concat(entries).slice(-KEEP);
+    if (entries.length >= KEEP / 2 && list.childElementCount + entries.length > KEEP) {
+      while (list.childElementCount < this.entries.length) list.append(el("li"));
+      while (list.childElementCount > this.entries.length) list.firstElementChild.remove();
+      this.entries.forEach((entry, index) => write(list.children[index], entry));
+    } else {
+      list.append(...entries.map((entry) => write(el("li"), entry)));
+      while (list.childElementCount > KEEP) list.firstElementChild.remove();
+    }
     if (this.follow && !this.scrollPending && typeof ResizeObserver !== "function") {
       this.scrollPending = true;   // once per frame, when the browser lays out anyway
       requestAnimationFrame(() => {
@@ -102,6 +112,30 @@ export class EventLog {
     this.waiting = [];
     this.skipped = 0;
     this.list.replaceChildren();
+    this.entries = [];
     this.follow = true;
   }
+}
+
+/** Make `li` say `entry`: an event (its time, then its words) or a note, changing only what differs. */
+function write(li, entry) {
+  const nodes = li.childNodes;
+  if (entry.note !== undefined) {
+    if (li.className !== "sim-log-note" || nodes.length !== 1 || nodes[0].nodeType !== Node.TEXT_NODE) {
+      li.className = "sim-log-note";
+      li.replaceChildren(entry.note);
+    } else {
+      setText(li, entry.note);
+    }
+    return li;
+  }
+  const time = `${seconds(entry.time)} s`;
+  if (li.className || nodes.length !== 3 || nodes[0].nodeName !== "SPAN" || nodes[2].nodeType !== Node.TEXT_NODE) {
+    li.removeAttribute("class");
+    li.replaceChildren(el("span", { class: "sim-log-time" }, time), " ", entry.text);
+  } else {
+    setText(nodes[0], time);
+    if (nodes[2].data !== entry.text) nodes[2].data = entry.text;
+  }
+  return li;
 }

@@ -79,6 +79,7 @@ export default class LiveQueueWidget extends Widget {
   }
 
   restarted() {
+    this.shown = {};
     this.picture.clear();
     this.depth.clear();
     this.age.clear();
@@ -98,11 +99,23 @@ export default class LiveQueueWidget extends Widget {
   }
 
   draw(s) {
+    // A snapshot drawn already (a trailing redraw, a change of state) is drawn again only when
+    // what else a part shows changed (`key`: whether the widget is ready; for the cards, also the
+    // room the picture's boxes give their buttons): the same input draws the same (issue 19).
+    const key = `${this.ready}`;
     const frame = this.due("picture", PICTURE_MS);
-    if (frame && (this.pictureInView || !this.playing)) this.picture.show(s, this.ready);   // at the next animation frame
+    if (frame && (this.pictureInView || !this.playing) && !this.drawn("picture", s, key)) {
+      this.picture.show(s, this.ready);   // at the next animation frame
+    }
     this.drawLevel(s);
-    this.drawWorkers(s);
-    this.drawJobs(s);
+    // While playing, the cards and the table take turns: both at once changed some 180 texts in
+    // one frame with 64 workers, and that frame's layout was a long task (issue 19).
+    // The table's turn comes with the next snapshot, or a moment later if none comes.
+    if (!(this.drawWorkers(s, `${key} ${this.picture.buttonRoom()}`) && this.playing)) this.drawJobs(s);
+    else this.trailing ||= setTimeout(() => {
+      this.trailing = null;
+      if (this.snapshot) this.refresh();
+    }, PICTURE_MS);
     this.drawNumbers(s, frame);
     this.button("add_worker").disabled = !this.ready || s.room.workers === 0;
     this.button("enqueue").disabled = !this.ready || s.room.jobs === 0;
@@ -127,16 +140,33 @@ export default class LiveQueueWidget extends Widget {
     for (const node of this.body.querySelectorAll("[data-topic]")) node.hidden = s.hidden.includes(node.dataset.topic);
   }
 
-  drawWorkers(s) {
-    if (!this.detailsDue("workers")) return;
+  /** Whether `part` has drawn snapshot `s` (with `key`) already; if not, it is taken as drawn. */
+  drawn(part, s, key) {
+    this.shown ||= {};
+    const last = this.shown[part];
+    if (last && last.s === s && last.key === key) return true;
+    this.shown[part] = { s, key };
+    return false;
+  }
+
+  /** The workers' cards, when due: whether they were drawn. */
+  drawWorkers(s, key) {
+    const last = this.shown && this.shown.workers;
+    if ((last && last.s === s && last.key === key) || !this.detailsDue("workers")) return false;
+    this.drawn("workers", s, key);
     const cards = this.workerList.children;
     while (cards.length < s.workers.length) this.workerList.append(this.card(cards.length + 1));
     while (cards.length > s.workers.length) this.workerList.lastElementChild.remove();
+    setAttr(this.workerList, "data-many", s.workers.length > 8 ? "true" : null);   // bars step (sims.css)
     const lease = s.settings.lease;
     s.workers.forEach((w, index) => {
       const card = cards[index];
+      // Its parts, found once (64 cards x 5 queries a draw showed in the profile).
+      const part = card.parts ||= { chip: card.querySelector(".sim-chip"), job: card.querySelector(".lq-worker-job"),
+        fill: card.querySelector(".lq-lease-fill"), lease: card.querySelector(".lq-lease-text"),
+        stall: card.querySelector('[data-action="stall"]') };
       setAttr(card, "data-state", w.state);
-      const chip = card.querySelector(".sim-chip");
+      const chip = part.chip;
       setText(chip, w.state);
       setAttr(chip, "class", `sim-chip wstate-${w.state}`);
       let job = "No job";
@@ -149,8 +179,8 @@ export default class LiveQueueWidget extends Widget {
         const phase = w.phase_left !== null ? `, ${seconds(w.phase_left)} s left in this step` : "";
         job = `Job ${w.job}${s.hidden.includes("token") ? "" : `, token ${w.token}`}${phase}`;
       }
-      setText(card.querySelector(".lq-worker-job"), job);
-      const fill = card.querySelector(".lq-lease-fill");
+      setText(part.job, job);
+      const fill = part.fill;
       const fraction = left === null ? 0 : Math.max(0, Math.min(1, left / lease));
       const scale = `scaleX(${fraction.toFixed(3)})`;
       if (fill.style.transform !== scale) fill.style.transform = scale;
@@ -160,14 +190,15 @@ export default class LiveQueueWidget extends Widget {
         const whose = w.state === "killed" ? `Job ${w.abandoned}'s lease` : "Lease";
         words = left > 0 ? `${whose}: ${seconds(left)} s left` : `${whose} ran out`;
       }
-      setText(card.querySelector(".lq-lease-text"), words);
+      setText(part.lease, words);
       // Kill, Stall and Restart are on the picture's boxes (live-queue-buttons.js), one button
       // each on the page; the card has Stall only when the picture's boxes are too narrow for it.
-      const stall = card.querySelector('[data-action="stall"]');
+      const stall = part.stall;
       const here = this.picture.buttonRoom() === "one" && !s.hidden.includes("stall");
       if (stall.hidden === here) stall.hidden = !here;
       stall.disabled = !this.ready || !w.actions.includes("stall");   // Python says who can
     });
+    return true;
   }
 
   card(number) {
@@ -182,7 +213,8 @@ export default class LiveQueueWidget extends Widget {
   }
 
   drawJobs(s) {
-    if (this.detailsDue("jobs")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
+    const last = this.shown && this.shown.jobs;
+    if (!(last && last.s === s) && this.detailsDue("jobs") && !this.drawn("jobs", s, "")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
       String(job.id),
       { text: job.status, chip: `sim-chip status-${job.status}` },
       String(job.attempts),
