@@ -269,3 +269,44 @@ def test_the_now_line_is_labelled_without_covering_other_labels(sim):
 
 def test_axe_finds_nothing_in_the_picture(page, sim):
     assert axe_violations(page, ".sim[data-sim='crash-timing']") == []
+
+
+# Worker A's death line, as drawn: the slider handle's dashed line up the lane (its ::before,
+# clipped by the slider), and the stretch across the bars when that line stops under the marks;
+# and every mark of A's lane that crosses a piece of it (the one starting at the line, "dies",
+# marks its time with its left edge there and does not count).
+CROSSED = """lane => {
+  const handle = lane.querySelector('.ct-dies-handle'), slider = lane.querySelector('.ct-dies');
+  const h = handle.getBoundingClientRect(), clip = slider.getBoundingClientRect();
+  const up = parseFloat(getComputedStyle(handle, '::before').height);
+  const pieces = [{ left: h.left, right: h.left + 2, top: Math.max(clip.top, h.top - up), bottom: h.top }];
+  for (const bars of lane.querySelectorAll('.ct-death-bars')) pieces.push(bars.getBoundingClientRect());
+  const crossed = [];
+  for (const mark of lane.querySelectorAll('.ct-mark')) {
+    const m = mark.getBoundingClientRect();
+    if (Math.abs(m.left - h.left) <= 1) continue;
+    for (const p of pieces) {
+      if (m.left < p.right && p.left < m.right && m.top < p.bottom && p.top < m.bottom) crossed.push(mark.textContent);
+    }
+  }
+  return { crossed, pieces: pieces.length, x: h.left };
+}"""
+
+
+@pytest.mark.parametrize("point, words, outcome", [
+    ("after-claim", "A dies after the claim, before the email", re.compile(r"\w")),
+    ("after-effect", "A dies after the email, before the ack", "Duplicated")])
+def test_no_mark_of_a_lane_crosses_the_line_where_a_dies(sim, point, words, outcome):
+    """Glance trial, shot 13: "claims job 1" lay under A's death line. The line stops under the
+    marks it would cross; a stretch of it still crosses the lease and the work, at A's death."""
+    run_with(sim, point, words, outcome)
+    lane = sim.root.locator('.ct-lane[data-lane="A"]')
+    drawn = lane.evaluate(CROSSED)
+    assert drawn["crossed"] == [], drawn
+    if point != "after-effect":
+        return
+    work = lane.locator(".ct-work-bar").first.bounding_box()
+    assert work["x"] < drawn["x"] <= work["x"] + work["width"] + 3, (work, drawn)   # the work ends where A dies
+    if drawn["pieces"] > 1:
+        bars = lane.locator(".ct-death-bars").bounding_box()
+        assert abs(bars["x"] - drawn["x"]) <= 1 and bars["y"] <= work["y"] + work["height"] <= bars["y"] + bars["height"] + 1

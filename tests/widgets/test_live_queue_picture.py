@@ -11,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.colours import contrast, rgb
 from tests.widgets.conftest import Sim, new_watched_page
 
 TIMEOUT = 90_000   # ms: a loaded 2-core machine draws slowly
@@ -189,32 +190,32 @@ def test_chapter_5_duplicate_emails_are_marked_on_their_jobs(page):
     assert sim.root.evaluate(AGREE) == []
     expect(sim.root.locator(".lqp-badge", has_text="✉×").first).to_be_visible()
     step_and_agree(sim, 3)
-    # In the dark theme the red ✉×2 is read against the background alone: its halo (the page's
-    # background, round every glyph) hides the lease ring under it; big enough to read (a trial
-    # reader could not read the 11 px one on the dark page, shot 17).
-    page.emulate_media(color_scheme="dark")
-    try:
-        badge = sim.root.locator(".lqp-badge", has_text="✉×").first
-        looks = badge.evaluate(BADGE)
-        assert looks["halo"] == looks["bg"], looks
-        assert looks["contrast"] >= 4.5 and looks["dark"], looks
-        assert looks["size"] >= 13 and looks["halo_width"] >= 4, looks
-    finally:
-        page.emulate_media(color_scheme="light")
+    # The ✉×2 stands out at a glance in both themes (glance trial, shot 17: still small and dim in
+    # the dark): its text on a solid red pill, at least 4.5:1 against it, the pill at least 16 px
+    # high and as wide as most of its token.
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        try:
+            badge = sim.root.locator(".lqp-badge", has_text="✉×").first
+            looks = badge.evaluate(BADGE)
+            assert looks["pill"], looks
+            assert contrast(rgb(looks["fill"]), rgb(looks["pill"])) >= 4.5, (scheme, looks)
+            assert looks["size"] >= 12 and looks["pill_h"] >= 16 and looks["pill_w"] >= 30, (scheme, looks)
+        finally:
+            page.emulate_media(color_scheme="light")
+    # The key says it the same way, in the worker boxes' words ("was worker 1", never "was W1").
+    key = sim.root.locator(".lqp-key")
+    expect(key).to_contain_text("was worker 1")
+    expect(key).not_to_contain_text("W1")
 
 
-# A badge's colours, size and halo, and the contrast of its colour against its halo (WCAG 2.1's
-# relative luminance: https://www.w3.org/TR/WCAG21/#dfn-relative-luminance).
+# A badge's text colour, size, and the red pill drawn under it (its fill and size), if any.
 BADGE = r"""badge => {
-  const rgb = (colour) => colour.match(/[\d.]+/g).slice(0, 3).map(Number);
-  const lum = (colour) => {
-    const [r, g, b] = rgb(colour).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const style = getComputedStyle(badge), bg = getComputedStyle(badge.closest('.lqp')).backgroundColor;
-  const [a, b] = [lum(style.fill), lum(style.stroke)].sort((x, y) => y - x);
-  return { fill: style.fill, halo: style.stroke, bg, contrast: (a + 0.05) / (b + 0.05),
-           dark: lum(bg) < 0.05, size: parseFloat(style.fontSize), halo_width: parseFloat(style.strokeWidth) };
+  const pill = badge.parentNode.querySelector('.lqp-badge-pill');
+  const style = getComputedStyle(badge), box = pill && pill.getBoundingClientRect();
+  const shown = pill && getComputedStyle(pill).display !== 'none';
+  return { fill: style.fill, size: parseFloat(style.fontSize), pill: shown ? getComputedStyle(pill).fill : null,
+           pill_h: shown ? box.height : 0, pill_w: shown ? box.width : 0 };
 }"""
 
 
@@ -294,13 +295,76 @@ def test_chapter_5_a_refused_ack_is_drawn_on_the_worker_that_sent_it(page):
     for worker, job in ((2, 2), (3, 3)):
         box = sim.root.locator(".lqp-worker").nth(worker - 1)
         expect(box).to_have_attribute("data-refused", str(job))
-        expect(box.locator(".lqp-worker-state")).to_have_text(f"ack of job {job} refused")
+        # Glance trial, shots 06 and 17: "ack of job 3 refused" beside job 4's token was read as
+        # job 4's. The refusal is framed with its own job's token, apart from the one held now.
+        expect(box.locator(".lqp-worker-state")).to_have_text("ack refused")
+        drawn = box.evaluate(REFUSAL)
+        assert drawn["id"] == str(job) and drawn["holds"] != str(job), drawn
+        assert drawn["words_in_frame"] and drawn["token_in_frame"], drawn
+        assert drawn["gap"] is None or drawn["gap"] >= 12, drawn
         assert f"worker {worker}'s ack of job {job} was refused" in picture.locator("svg").get_attribute("aria-label")
     # Worker 1 runs job 2's 2nd try: its box says so beside the token (it was drawn under the
     # token, between worker 1's box and worker 2's, and read as worker 2's).
+    assert sim.root.evaluate(BOX_TEXTS) == []
     expect(sim.root.locator(".lqp-worker").nth(0).locator(".lqp-worker-try")).to_have_text("2nd try, was worker 2")
     assert sim.root.locator('.lqp-token[data-job="2"] .lqp-tries').text_content() == ""
     assert sim.root.evaluate(AGREE) == []
+
+
+# Each roomy worker box holding a job: its lease's bar (track and fill), the share of the lease
+# its token's ring shows (the snapshot's `lease`, in 2% steps), its words, and the colours.
+LEASE_BARS = """root => [...root.querySelectorAll('.lqp-worker')].map((g, index) => {
+  const token = root.querySelector(`.lqp-token[data-worker="${index + 1}"]`);
+  if (!token) return null;
+  const track = g.querySelector('.lqp-lease-track'), fill = g.querySelector('.lqp-lease-fill');
+  if (!track || getComputedStyle(track).visibility === 'hidden') return { worker: index + 1, bar: false };
+  const t = track.getBoundingClientRect(), f = fill.getBoundingClientRect();
+  const ring = token.querySelector('.lqp-ring').getAttribute('stroke-dasharray');
+  return { worker: index + 1, bar: true, width: t.width, height: t.height, share: f.width / t.width,
+           lease: Number(ring.split(' ')[0]) / 100, words: g.querySelector('.lqp-worker-lease').textContent,
+           track: getComputedStyle(track).fill, fill: getComputedStyle(fill).fill };
+}).filter(Boolean)"""
+
+
+def test_how_much_of_each_lease_is_left_reads_as_a_bar(page):
+    """Glance trial: "lease: 4.1 s left" does not say whether the lease is nearly over, and the ring
+    round the token is too thin to read. A roomy box draws the lease as a bar beside its words,
+    filled as much as the lease has left, readable in both themes."""
+    page.goto(page.real_site.at("05-leases.html?sim-kill-a-worker.t=1.5"))   # 3 workers, lease 5 s
+    sim = Sim(page, id="sim-kill-a-worker")
+    sim.root.scroll_into_view_if_needed()
+    sim.wait("ready", timeout=TIMEOUT)
+    expect(sim.part("picture")).to_have_attribute("data-time", "1.5", timeout=TIMEOUT)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        try:
+            bars = sim.root.evaluate(LEASE_BARS)
+            assert bars and all(bar["bar"] for bar in bars), bars
+            for bar in bars:
+                assert bar["width"] >= 90 and bar["height"] >= 10, bar
+                assert abs(bar["share"] - bar["lease"]) <= 0.01 and 0 < bar["share"] < 1, bar
+                assert re.fullmatch(r"lease: [\d.]+ s left", bar["words"]), bar    # the words stay
+                assert contrast(rgb(bar["fill"]), rgb(bar["track"])) >= 3, (scheme, bar)
+        finally:
+            page.emulate_media(color_scheme="light")
+    assert sim.root.evaluate(BOX_TEXTS) == []
+
+
+# A worker box's refused ack: the job its small token says, whether its words and that token lie in
+# its frame, and the px from the frame to the token of the job the worker holds now (if any).
+REFUSAL = """g => {
+  const frame = g.querySelector('.lqp-refusal-frame');
+  if (!frame || getComputedStyle(g.querySelector('.lqp-refusal')).visibility === 'hidden') return { id: null };
+  const f = frame.getBoundingClientRect(), b = g.querySelector('.lqp-worker-box').getBoundingClientRect();
+  const within = (r) => r.left >= f.left - 0.5 && r.right <= f.right + 0.5 && r.top >= f.top - 0.5 && r.bottom <= f.bottom + 0.5;
+  const held = [...document.querySelectorAll('.lqp-token')].find((t) => {
+    const r = t.querySelector('.lqp-token-body').getBoundingClientRect();
+    return r.top > b.top && r.bottom < b.bottom && r.left > b.left && r.right < b.right; });
+  return { id: g.querySelector('.lqp-refusal-id').textContent, holds: held ? held.dataset.job : null,
+           words_in_frame: within(g.querySelector('.lqp-worker-state').getBoundingClientRect()),
+           token_in_frame: within(g.querySelector('.lqp-refusal-token').getBoundingClientRect()),
+           gap: held ? held.querySelector('.lqp-token-body').getBoundingClientRect().left - f.right : null };
+}"""
 
 
 FOCUSED = "() => document.activeElement.getAttribute('aria-label')"

@@ -216,3 +216,31 @@ def test_on_a_phone_a_charge_s_attempts_share_one_line(page):
         assert longest >= 6   # the chapter's story has a charge tried six times
     finally:
         page.set_viewport_size(size)
+
+
+# A coin's edge, and the tag drawn on it (its ::after): the words and their colours.
+COIN = """coin => {
+  const style = getComputedStyle(coin), tag = getComputedStyle(coin, '::after');
+  return { edge: style.borderTopStyle, tag: tag.content, tag_colour: tag.color, tag_fill: tag.backgroundColor };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_duplicate_coin_differs_from_a_coin_taken_once_without_its_colour(page, scheme):
+    """Glance trial, dark mode: a coin the bank took twice differed from one it took once by tone
+    only. It has a double edge and a ×2 tag too, the tag's words readable (4.5:1)."""
+    page.emulate_media(color_scheme=scheme)
+    try:
+        sim = Sim(page, id="sim-key-per-attempt").start()
+        if not sim.button("Play again").is_visible():
+            sim.button("Run to the end").click()
+            expect(sim.button("Play again")).to_be_visible(timeout=LONG)
+        taken = sim.part("taken")
+        once, twice = taken.locator(".pay-coin:not(.pay-dup)").first, taken.locator(".pay-coin.pay-dup").first
+        plain, dup = once.evaluate(COIN), twice.evaluate(COIN)
+        assert plain["edge"] == "solid" and dup["edge"] == "double", (plain, dup)
+        assert plain["tag"] in ("none", "normal") and "×2" in dup["tag"], (plain, dup)
+        assert contrast(rgb(dup["tag_colour"]), rgb(dup["tag_fill"])) >= 4.5, (scheme, dup)
+    finally:
+        page.emulate_media(color_scheme="light")
+

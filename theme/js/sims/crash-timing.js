@@ -173,6 +173,12 @@ export default class CrashTimingWidget extends Widget {
         items.push(late);
       }
     }
+    // Where A dies (the slider's line up A's lane): a mark's words never cross it (glance trial,
+    // shot 13: "claims job 1" under the line). The line stops under the lowest row of marks it
+    // would cross and a short stretch of it is drawn across the bars instead (cutLine()).
+    const dies = who === "A" && s.dies_at ? s.dies_at.find((d) => d.point === s.crash_shown.point) : null;
+    const dx = dies ? (dies.time / span) * width : null;
+    let crossed = -1;
     const duplicates = new Map(s.duplicates.map((d) => [d.index, d]));   // which effects repeat one (Python's)
     for (const [index, moment] of s.timeline.entries()) {
       if (moment.leased && moment.worker === who) {
@@ -191,14 +197,33 @@ export default class CrashTimingWidget extends Widget {
       let row = rowsEnd.findIndex((end) => end <= start);
       if (row === -1) row = rowsEnd.length;
       rowsEnd[row] = start + needed;
+      if (dx !== null && start < dx + 3 && start + needed > dx - 3 && Math.abs(start - dx) > 0.5) crossed = Math.max(crossed, row);
       const alt = `${seconds(moment.time)} s: ${moment.text}${duplicate ? ` (${duplicate.alt})` : ""}`;
       const mark = el("span", { class: `ct-mark ct-${moment.kind}${duplicate ? " ct-duplicate" : ""}${flip ? " ct-flip" : ""}`, title: alt }, label);
       mark.style.insetInlineStart = at(moment.time);
       mark.style.insetBlockStart = `${1.55 + row * 1.35}rem`;
       items.push(mark);
     }
-    track.style.blockSize = `${1.75 + Math.max(1, rowsEnd.length) * 1.35}rem`;
+    const rows = 1.75 + Math.max(1, rowsEnd.length) * 1.35;
+    track.style.blockSize = `${rows}rem`;
+    if (who === "A") items.push(...this.cutLine(lane, dies, crossed, rows, at));
     track.replaceChildren(...items);
+  }
+
+  /** Stop A's death line under row `crossed` of its marks (none: -1, the whole lane) of a track
+      `rows` rem high; then a stretch of it across the lease and work bars, returned. The handle
+      (1.2 rem high) sits 0.2 rem above the foot of the slider, 1.75 rem below the track (CSS). */
+  cutLine(lane, dies, crossed, rows, at) {
+    const slider = lane.querySelector(".ct-dies");
+    if (!slider || !dies || crossed < 0) {
+      if (slider) slider.style.removeProperty("--ct-line");
+      return [];
+    }
+    const below = 1.55 + crossed * 1.35 + 1.03 + 0.15;    // rem: under that row's marks
+    slider.style.setProperty("--ct-line", `${Math.max(0, rows + 0.35 - below).toFixed(3)}rem`);
+    const stretch = el("span", { class: "ct-death-bars", dataset: { part: "death-bars" } });
+    stretch.style.insetInlineStart = at(dies.time);
+    return [stretch];
   }
 
   drawResult(s) {

@@ -107,6 +107,7 @@ export class Tokens {
     if (node.style.transform !== move) node.style.transform = move;
     setText(node.label, String(job.id));
     setText(node.badge, job.emails > 1 ? `✉×${job.emails}` : "");
+    setAttr(node.pill, "display", job.emails > 1 ? null : "none");
     // Which try: the claim it is on (running with a worker, done, dead) or waits for (queued, or
     // back in the queue from a lost lease); shown from the 2nd, as tinyq counts claims.
     const waiting = status === "queued" || (run && run.worker === null && extra !== "dropped");
@@ -132,9 +133,11 @@ export class Tokens {
     node.label = svg("text", { class: "lqp-token-id", x: TOKEN_W / 2, y: 15 });
     // The email badge sits on the token's own top edge and its try below it, both centred on
     // it, so in a row of tokens each is read with its own job, never its neighbour's.
-    node.badge = svg("text", { class: "lqp-badge", x: TOKEN_W / 2, y: 4 });
+    // A solid red pill under it, so it stands out in both themes (glance trial, shot 17).
+    node.pill = svg("rect", { class: "lqp-badge-pill", x: 0, y: -10, width: TOKEN_W, height: 17, rx: 8.5, display: "none" });
+    node.badge = svg("text", { class: "lqp-badge", x: TOKEN_W / 2, y: 3 });
     node.tries = svg("text", { class: "lqp-tries", x: TOKEN_W / 2, y: TOKEN_H + 8 });
-    node.append(node.track, node.ring, node.body, node.label, node.badge, node.tries);
+    node.append(node.track, node.ring, node.body, node.label, node.pill, node.badge, node.tries);
     return node;
   }
 }

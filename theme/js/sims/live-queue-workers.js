@@ -4,9 +4,10 @@
 // row's, so nothing of a box is ever drawn outside it. live-queue-picture.js places the boxes and
 // the tokens; this module writes the words, in one of three forms by the room the box has:
 //
-//   roomy    (one column on a desktop) name, state; the token; its lease ("lease: 4.9 s left",
+//   roomy    (one column on a desktop) name, state (a refused ack framed with its own job's
+//            token); the token; its lease as a bar and in words ("lease: 4.9 s left",
 //            or for a killed worker's job, which nobody renews, "lease not renewed: 59.3 s
-//            left") with the try under it
+//            left") with the bar under them and the try beside the bar
 //   beside   (a phone, or two columns) name over state on the left; the lease ("lease 3.1 s") over
 //            the try ("3rd try, was W2"; "not renewed" for a killed worker's job) just left of
 //            the token
@@ -20,6 +21,7 @@ import { seconds, setAttr, setText, svg } from "./dom.js";
 import { ordinal, TOKEN_W } from "./live-queue-tokens.js";
 
 const CHAR = 0.62;   // px per character per px of font size: a bold sans's widest average
+const BAR = 96;      // px: a roomy box's lease bar, full when the job is claimed
 
 /** The px `words` take at `size` px (an upper estimate). */
 function span(words, size) {
@@ -34,7 +36,19 @@ export function makeCell(layer, height) {
   group.state = svg("text", { class: "lqp-worker-state", x: 90, y: 19 });
   group.lease = svg("text", { class: "lqp-worker-lease", y: 19 });
   group.try = svg("text", { class: "lqp-worker-try", y: 26 });
-  group.append(group.box, group.name, group.state, group.lease, group.try);
+  // The lease as a bar draining right to left, under its words (roomy boxes): the glance trial
+  // could not tell from "lease: 4.1 s left" whether a lease was nearly over.
+  group.bar = svg("rect", { class: "lqp-lease-track", width: BAR, height: 10, rx: 3 });
+  group.fill = svg("rect", { class: "lqp-lease-fill", height: 10, rx: 3 });
+  // A refused ack (roomy boxes): its own job's token, small, with the words, in one red frame,
+  // apart from the token of the job the worker holds now (glance trial, shots 06 and 17: "ack
+  // of job 3 refused" beside job 4's token was read as job 4's).
+  group.refusal = svg("g", { class: "lqp-refusal", visibility: "hidden" });
+  group.refusal.frame = svg("rect", { class: "lqp-refusal-frame", x: 84, y: 3, height: 24, rx: 5 });
+  group.refusal.token = svg("rect", { class: "lqp-refusal-token", x: 88, y: 6, width: 28, height: 18, rx: 4 });
+  group.refusal.number = svg("text", { class: "lqp-refusal-id", x: 102, y: 19 });
+  group.refusal.append(group.refusal.frame, group.refusal.token, group.refusal.number);
+  group.append(group.box, group.name, group.refusal, group.state, group.bar, group.fill, group.lease, group.try);
   layer.append(group);
   return group;
 }
@@ -76,7 +90,11 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small })
     const x = tokenX + TOKEN_W + 10;
     if (job) lease = dropped ? `lease not renewed: ${left} left` : job.lease_left > 0 ? `lease: ${left} left` : "lease ran out";
     if (span(lease, 12) > inner - x - 4) lease = dropped ? `not renewed: ${left} left` : `${left} left`;
-    place(cell, { name: [8, 19], state: [90, 19], lease: [x, second ? 13 : 19, null], try: [x, 26, null] });
+    if (no) state = "ack refused";   // beside its job's own token, in the frame (drawRefusal)
+    if (span(second, 10) > inner - x - BAR - 12) second = second.replace(/, was .*$/, "");
+    // The words over the bar, the try beside the bar.
+    place(cell, { name: [8, 19], state: [no ? 122 : 90, 19], lease: [x, job ? 13 : 19, null], try: [x + BAR + 8, 26, null],
+                  bar: [x, 16], fill: [x, 16] });
   } else if (form === "beside") {
     if (job) lease = job.lease_left > 0 ? `lease ${left}` : "lease ran out";
     const room = tokenX - 6 - 8 - 8;   // the left column starts at 8, the right ends 6 left of the token
@@ -101,10 +119,25 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small })
     if (span(second, 10) > tokenX - 4 - from) second = "";
     place(cell, { name: [8, 19], state: [32, 19], lease: [0, 19, null], try: [tokenX - 4, 19, "end"] });
   }
+  // In steps of 2% (as the token's ring), so most draws leave it as it is.
+  const bar = form === "roomy" && job;
+  setAttr(cell.bar, "visibility", bar ? null : "hidden");
+  setAttr(cell.fill, "visibility", bar ? null : "hidden");
+  setAttr(cell.fill, "width", bar ? (Math.round(job.lease * 50) * 2 * BAR) / 100 : 0);
+  drawRefusal(cell.refusal, form === "roomy" ? no : null, tokenX - 10);
   setText(cell.name, name);
   setText(cell.state, state);
   setText(cell.lease, lease);
   setText(cell.try, second);
+}
+
+/** The frame of a refused ack `no` (or none) in a roomy box: from x 84 to `end` at most. */
+function drawRefusal(group, no, end) {
+  setAttr(group, "visibility", no ? null : "hidden");
+  setAttr(group, "data-job", no ? no.job : null);
+  setText(group.number, no ? String(no.job) : "");
+  if (!no) return;
+  setAttr(group.frame, "width", Math.min(end - 84, 38 + span("ack refused", 11) + 2));
 }
 
 function place(cell, where) {
