@@ -149,23 +149,29 @@ def no_js(browser, site, broken):
 PHONE = {"width": 412, "height": 823}   # Lighthouse's phone (a Moto G Power), in CSS pixels
 
 
-@pytest.fixture(scope="session")
-def phone_shifts(browser, site, broken):
-    """phone_shifts(page) -> the layout shifts of a real page loading on a phone-sized screen;
-    phone_shifts(("fixture", page)) for a fixture page."""
-    # Not is_mobile: Chromium 156's mobile emulation reports no layout shift at all.
+def _on_a_phone(browser, site, broken, measure, *scripts):
+    """A session's cache of measure(page) on pages loaded on a phone-sized screen: keys are a real
+    page's name, or ("fixture", name) for a fixture page. Not is_mobile: Chromium 156's mobile
+    emulation reports no layout shift at all."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=1.75, has_touch=True)
-    context.add_init_script(SAVE_DATA)
-    context.add_init_script(RECORD)
+    for script in scripts:
+        context.add_init_script(script)
     page = context.new_page()
 
     def make(key):
         where, name = key if isinstance(key, tuple) else ("site", key)
         page.goto((broken.sub if where == "fixture" else site.sub) + name)
         page.wait_for_load_state("networkidle")
-        return layout_shifts(page)
+        return measure(page)
     yield Cache(make)
     context.close()
+
+
+@pytest.fixture(scope="session")
+def phone_shifts(browser, site, broken):
+    """phone_shifts(page) -> the layout shifts of a real page loading on a phone-sized screen;
+    phone_shifts(("fixture", page)) for a fixture page."""
+    yield from _on_a_phone(browser, site, broken, layout_shifts, SAVE_DATA, RECORD)
 
 
 @pytest.fixture(scope="session")
@@ -173,14 +179,4 @@ def phone_axe(browser, site, broken):
     """phone_axe(page) -> axe's violations on a real page loaded on a phone-sized screen, where
     the layout (and what is a target: the page contents fold behind a <summary>) differs from
     the desktop audit's; phone_axe(("fixture", page)) for a fixture page."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1.75, has_touch=True)
-    context.add_init_script(SAVE_DATA)
-    page = context.new_page()
-
-    def make(key):
-        where, name = key if isinstance(key, tuple) else ("site", key)
-        page.goto((broken.sub if where == "fixture" else site.sub) + name)
-        page.wait_for_load_state("networkidle")
-        return axe_violations(page)
-    yield Cache(make)
-    context.close()
+    yield from _on_a_phone(browser, site, broken, axe_violations, SAVE_DATA)
