@@ -35,10 +35,22 @@ def summary_sentence(parsed: ParsedChapter, limit: int = 160) -> str:
     return ""
 
 
+# The lengths 60-navigation.css knows (one rule each): a chapter's length is rounded UP to one of
+# them, so the height guessed from it is never below the real one. Typed attr() would read the
+# exact length, but the Nu HTML checker cannot parse it, and every page carries these styles.
+CHAR_STEPS = (12000, 16000, 20000, 25000, 32000, 40000, 50000, 64000, 80000, 100000, 125000)
+
+
 def text_length(body: str) -> int:
-    """How many characters of text an HTML fragment holds (its tags left out): guide.html gives
-    each chapter's as data-chars, from which 60-navigation.css guesses its height until drawn."""
+    """How many characters of text an HTML fragment holds (its tags left out)."""
     return len(html.unescape(re.sub(r"<[^>]*>", "", body)))
+
+
+def char_step(chars: int) -> int | None:
+    """The smallest of CHAR_STEPS at least `chars`: guide.html gives it as each chapter's
+    data-chars, from which 60-navigation.css guesses its height until drawn (None: longer than
+    every step, and the CSS keeps its own larger guess)."""
+    return next((step for step in CHAR_STEPS if step >= chars), None)
 
 
 def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) -> dict[str, str]:
@@ -74,7 +86,7 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
         "toc": [dict(h, id=f"{p.section_id}-{h['id']}") for h in p.headings if h["level"] == 2],
     } for p in chapters]
     for part in parts:
-        part["chars"] = text_length(part["body"])
+        part["chars"] = char_step(text_length(part["body"]))
     in_guide = [dict(item, url=f"#{p.section_id}") for item, p in zip(nav, chapters)]
     # Two copies of the whole guide: with the answers (printed open), and a student copy whose
     # answers and solutions stay folded on screen and are left out of print.

@@ -28,7 +28,7 @@ def test_dark_theme_is_the_same_whether_chosen_or_from_the_system():
     assert DARK_BY_SYSTEM == DARK_BY_CHOICE
 
 
-LOCAL = {"pay-icon", "judge-gutter", "chapter-per-char"}   # set per element where it is used (86-picture-payments.css, 87-judge.css, 60-navigation.css), not theme tokens
+LOCAL = {"pay-icon", "judge-gutter", "chapter-per-char", "chapter-chars"}   # set per element where it is used (86-picture-payments.css, 87-judge.css, 60-navigation.css), not theme tokens
 
 
 def test_every_custom_property_used_is_defined():
