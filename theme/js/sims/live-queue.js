@@ -140,19 +140,22 @@ export default class LiveQueueWidget extends Widget {
     for (const node of this.body.querySelectorAll("[data-topic]")) node.hidden = s.hidden.includes(node.dataset.topic);
   }
 
+  /** Whether `part` has drawn snapshot `s` (with `key`) already. */
+  seen(part, s, key) {
+    const last = this.shown && this.shown[part];
+    return Boolean(last && last.s === s && last.key === key);
+  }
+
   /** Whether `part` has drawn snapshot `s` (with `key`) already; if not, it is taken as drawn. */
   drawn(part, s, key) {
-    this.shown ||= {};
-    const last = this.shown[part];
-    if (last && last.s === s && last.key === key) return true;
-    this.shown[part] = { s, key };
+    if (this.seen(part, s, key)) return true;
+    (this.shown ||= {})[part] = { s, key };
     return false;
   }
 
   /** The workers' cards, when due: whether they were drawn. */
   drawWorkers(s, key) {
-    const last = this.shown && this.shown.workers;
-    if ((last && last.s === s && last.key === key) || !this.detailsDue("workers")) return false;
+    if (this.seen("workers", s, key) || !this.detailsDue("workers")) return false;
     this.drawn("workers", s, key);
     const cards = this.workerList.children;
     while (cards.length < s.workers.length) this.workerList.append(this.card(cards.length + 1));
