@@ -224,6 +224,21 @@ def ack_at_lease_end(tinyq, path, rng):
     expect_status(path, 1, "done", "worker A's ack() at exactly the end of its lease", a)
 
 
+@check(1, "each claim takes its lease from queue.lease as it is at that moment")
+def lease_read_at_claim(tinyq, path, rng):
+    q, clock = queues(tinyq, path, rng)
+    q.enqueue("email", {"to": "ada"})
+    q.enqueue("email", {"to": "alan"})
+    claim_one(q)
+    q.lease = longer = SETTINGS["lease"] * 3      # as shop.py does for its --lease option
+    job = claim_one(q, "the claim() after queue.lease was changed")
+    held = row(path, job.id)["locked_until"] - clock()
+    expect(abs(held - longer) < 1e-6,
+           f"queue.lease was changed from {SETTINGS['lease']} to {longer} between two claims, "
+           f"yet the second claim's lease lasts {held} seconds: read self.lease at each claim, "
+           "not a copy made earlier")
+
+
 @check(1, "no job is handed to two workers at once")
 def no_double_claim(tinyq, path, rng):
     # Worker B claims at the worst moment: just before one of A's writes. Which write is the
