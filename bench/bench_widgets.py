@@ -24,7 +24,8 @@ rows        issue 19: chapter 3's live queue opened by a link with each run of t
             virtual seconds reached; beside each, what one frame costs Python (run on by speed/60 s,
             snapshot(), json.dumps()) in Pyodide in Chromium over CPython, and the reply's size. Then
             a sampling profile of the main thread for the largest run at 10x: its top functions, and
-            the breakdown below
+            the breakdown below. --cpu-slowdown N plays each row with the page's CPU slowed N times
+            (DevTools' throttling): how much room a fast machine's figures leave
 breakdown   the largest run (64 workers, 5,000 jobs) at 1x and 10x, 5 s each in Chromium's trace: the
             main thread's time by cause (script, style, layout, paint, ...: bench/main_thread.py), and
             which changes made style and layout be recomputed
@@ -89,10 +90,12 @@ def cpython_step_seconds() -> float:
 
 
 def smoothness(browser, url: str, page_name: str, query: str, speed: str, profile: bool = False,
-               trace: list | None = None, seconds: float = 10, lead_in: float = 0) -> dict:
+               trace: list | None = None, seconds: float = 10, lead_in: float = 0, slowdown: float = 1) -> dict:
     """Play for `seconds`: long tasks, frames/s, virtual seconds reached, Chrome's metrics of where
     the main thread's time went (seconds), if `profile` its top functions by self time (ms), and
-    if `trace` (a list of categories) Chromium's trace of the play (main_thread.py)."""
+    if `trace` (a list of categories) Chromium's trace of the play (main_thread.py). `slowdown` > 1
+    slows the page's CPU that many times while it plays (DevTools' CPU throttling,
+    Emulation.setCPUThrottlingRate: https://chromedevtools.github.io/devtools-protocol/tot/Emulation/)."""
     context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(SAVE_DATA)
     page = context.new_page()
@@ -106,6 +109,8 @@ def smoothness(browser, url: str, page_name: str, query: str, speed: str, profil
     start_time = float(root.locator('[data-part="time"]').inner_text().split()[0])
     cdp = context.new_cdp_session(page)
     cdp.send("Performance.enable")
+    if slowdown > 1:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
     if profile:
         cdp.send("Profiler.enable")
         cdp.send("Profiler.start")
@@ -188,6 +193,9 @@ def main() -> int:
                         help="the arriving reader's scrolling speed in px/s (default 100: a brisk skim)")
     parser.add_argument("--approach", type=float, default=3,
                         help="where the arriving reader starts: the widget's top this many screens below the window (default 3)")
+    parser.add_argument("--cpu-slowdown", type=float, default=1,
+                        help="rows: slow the page's CPU this many times while it plays (default 1: not at all), to see "
+                             "how much room a faster machine leaves")
     parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS, metavar="SECTION",
                         help=f"run only these sections ({', '.join(SECTIONS)}; arrival needs ready's bare start)")
     args = parser.parse_args()
@@ -264,7 +272,8 @@ def main() -> int:
 
             if 'rows' in only:
                 import os
-                print(f"rows        issue 19, chapter 3's live queue (jobs of 0.5 s); load average "
+                slowed = f", the page's CPU slowed {args.cpu_slowdown:g}x" if args.cpu_slowdown > 1 else ""
+                print(f"rows        issue 19, chapter 3's live queue (jobs of 0.5 s){slowed}; load average "
                       f"{' '.join(f'{n:.1f}' for n in os.getloadavg())} (2 cores: above 2 is a loaded machine)")
                 costs = python_frame_costs(browser, url, bundle)
                 print("            run                      long tasks (longest)  frames/s  virtual s | main thread s: script style layout all"
@@ -273,7 +282,7 @@ def main() -> int:
                 for (workers, jobs, speed), (cpython, pyodide, size) in zip(ROWS, costs):
                     query = f"?sim-1.workers={workers}&sim-1.jobs={jobs}#sim-1"
                     result = smoothness(browser, url, "03-the-queue.html", query, speed,
-                                        profile=(workers, jobs, speed) == (64, 5000, "10"))
+                                        profile=(workers, jobs, speed) == (64, 5000, "10"), slowdown=args.cpu_slowdown)
                     largest = result if result["top"] else largest
                     spent = result["spent"]
                     label = f"{workers} worker{'s' * (workers > 1)}, {jobs:,} jobs, {speed}x"
