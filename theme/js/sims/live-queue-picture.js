@@ -48,12 +48,12 @@ function boxRoom(cellW) {
   return { inner, narrow: inner < 170 };
 }
 
-/** One row of worker boxes (px): a narrow box has BAR_H px more (BAR_H - 1 when compact), for
-    its lease's bar along its bottom edge. */
+/** One row of worker boxes (px): a narrow box has BAR_H px more for its lease's bar along its
+    bottom edge; a compact one (64 workers on a phone) has no bar, its token's ring being the
+    lease, so that the picture still fits one phone screen. */
 function rowHeight(n, width) {
-  const small = compact(n, width);
-  const narrow = boxRoom(Math.floor((width - 2 * PAD) / columns(n, width))).narrow;
-  return (small ? ROW_COMPACT : ROW) + (narrow ? (small ? BAR_H - 1 : BAR_H) : 0);
+  if (compact(n, width)) return ROW_COMPACT;
+  return ROW + (boxRoom(Math.floor((width - 2 * PAD) / columns(n, width))).narrow ? BAR_H : 0);
 }
 
 /** The picture's height (px) for `n` workers: templates/sim/live-queue.html writes the same for

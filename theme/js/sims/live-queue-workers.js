@@ -16,7 +16,10 @@
 //   narrow   (many workers) the worker's number ("5", as its button says "✕5"), ✕ when it is
 //            killed, and the try as "2nd" left of the token when it fits: never who it was taken
 //            over from (the svg's aria-label says it); the bar along the box's bottom edge, left
-//            of the token. The picture's key (.lqp-key) says what "5" and "2nd" stand for.
+//            of the token, except in compact boxes (64 workers on a phone), where a 3 px line
+//            under the button added nothing to the token's ring and cost the rows the room that
+//            keeps the picture within one phone screen. The picture's key (.lqp-key) says what
+//            "5" and "2nd" stand for.
 //
 // A bar's fill is the share of the lease left (orange at a quarter or less: data-low); a killed
 // worker's job, whose lease nobody renews, has its bar's track outlined dashed red, as its token
@@ -31,7 +34,7 @@ import { ordinal, TOKEN_W } from "./live-queue-tokens.js";
 
 const CHAR = 0.62;   // px per character per px of font size: a bold sans's widest average
 const BAR = 96;      // px: a roomy box's lease bar, full when the job is claimed
-export const BAR_H = 4;   // px: the bar along the bottom of a beside or narrow box (3 when compact)
+export const BAR_H = 4;   // px: the bar along the bottom of a beside or narrow box
 
 /** The px `words` take at `size` px (an upper estimate). */
 function span(words, size) {
@@ -93,7 +96,7 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, h
   setAttr(cell, "data-dropped", dropped ? "true" : null);
   // The bar's place and size [x, y, width, height]: a beside or narrow box's along its bottom
   // edge, from its words' left end (under the button in the narrowest) to just left of the token.
-  const thin = small ? BAR_H - 1 : BAR_H;
+  const thin = BAR_H;
   let bar = [kind === "one" ? 3 : 8, height - thin - 1, tokenX - 6 - (kind === "one" ? 3 : 8), thin];
   const left = job ? `${seconds(job.lease_left)} s` : "";
   let name, state, lease = "", second = tries(job, form);
@@ -142,7 +145,7 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, h
   }
   // The fill in steps of 2% of its bar (as the token's ring), so most draws leave it as it is.
   const [barX, barY, barW, barH] = bar;
-  const shown = job && barW >= 12;
+  const shown = job && barW >= 12 && !small;   // a compact box's lease is its token's ring alone
   setAttr(cell.bar, "visibility", shown ? null : "hidden");
   setAttr(cell.fill, "visibility", shown ? null : "hidden");
   for (const node of [cell.bar, cell.fill]) {
