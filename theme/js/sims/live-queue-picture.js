@@ -8,7 +8,7 @@
 import { plural, seconds, setAttr, setText, svg, thousands } from "./dom.js";
 import { buttonsWidth, room, WorkerButtons } from "./live-queue-buttons.js";
 import { ordinal, TOKEN_H, TOKEN_W, Tokens } from "./live-queue-tokens.js";
-import { drawCell, makeCell } from "./live-queue-workers.js";
+import { BAR_H, drawCell, makeCell } from "./live-queue-workers.js";
 
 const STEP = TOKEN_W + 8;    // one token to the next in a lane or a pile
 const PAD = 8;
@@ -41,10 +41,25 @@ function compact(n, width) {
   return columns(n, width) < wanted(n);
 }
 
+/** The px of a worker box left of its buttons, and whether that makes it narrow (many workers:
+    live-queue-workers.js), when the boxes are `cellW` px apart. */
+function boxRoom(cellW) {
+  const inner = cellW - buttonsWidth(room(cellW));
+  return { inner, narrow: inner < 170 };
+}
+
+/** One row of worker boxes (px): a narrow box has BAR_H px more for its lease's bar along its
+    bottom edge; a compact one (64 workers on a phone) has no bar, its token's ring being the
+    lease, so that the picture still fits one phone screen. */
+function rowHeight(n, width) {
+  if (compact(n, width)) return ROW_COMPACT;
+  return ROW + (boxRoom(Math.floor((width - 2 * PAD) / columns(n, width))).narrow ? BAR_H : 0);
+}
+
 /** The picture's height (px) for `n` workers: templates/sim/live-queue.html writes the same for
     the embed's workers at a desktop's width (and up to 4 workers, one column, at any width). */
 export function pictureHeight(n, width) {
-  return BAND + PILES + 2 * GAP + Math.ceil(n / columns(n, width)) * (compact(n, width) ? ROW_COMPACT : ROW);
+  return BAND + PILES + 2 * GAP + Math.ceil(n / columns(n, width)) * rowHeight(n, width);
 }
 
 export class QueuePicture {
@@ -115,7 +130,7 @@ export class QueuePicture {
     setAttr(this.svg, "viewBox", `0 0 ${width} ${height}`);
     setAttr(this.svg, "height", height);
     const small = compact(n, width);
-    const row = small ? ROW_COMPACT : ROW;
+    const row = rowHeight(n, width);
     const workersTop = BAND + GAP;
     const pilesTop = workersTop + Math.ceil(n / cols) * row + GAP;
     const cellW = Math.floor((width - 2 * PAD) / cols);
@@ -148,25 +163,26 @@ export class QueuePicture {
     // Each box's buttons at its right end (or, the narrowest, in place of its name): the rest of
     // the box is laid out in the `inner` px left of them.
     const kind = room(cellW);
-    const inner = cellW - buttonsWidth(kind);
+    const { inner, narrow } = boxRoom(cellW);
     const spots = [];
     s.workers.forEach((w, index) => {
       const x = PAD + (index % cols) * cellW;
       const y = workersTop + Math.floor(index / cols) * row;
       const cell = this.cells[index];
-      const spot = { x, y, width: cellW - 6, height: row - (small ? 4 : 6) };
+      const height = row - (small ? 4 : 6);
       setAttr(cell, "transform", `translate(${x},${y})`);
-      setAttr(cell.box, "width", spot.width);
-      setAttr(cell.box, "height", spot.height);
-      spots.push(spot);
+      setAttr(cell.box, "width", cellW - 6);
+      setAttr(cell.box, "height", height);
+      // The buttons centred in the box above a narrow box's bar.
+      spots.push({ x, y, width: cellW - 6, height: height - (narrow ? row - (small ? ROW_COMPACT : ROW) : 0) });
       // The token at the box's right end, left of the buttons; the words around it (a box's
       // words and the token's try all inside the box: live-queue-workers.js).
-      const wide = inner >= 170;
+      const wide = !narrow;
       const tokenX = wide ? Math.min(inner - 6 - TOKEN_W - 8, 220) : inner - 6 - TOKEN_W - (kind === "one" ? 1 : 3);
       const form = !wide ? "narrow" : inner - tokenX > 150 ? "roomy" : "beside";
       const job = byWorker.get(w.id);
       if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : "", true]);
-      drawCell(cell, w, job, refused.get(w.id), { form, inner, tokenX, kind, small });
+      drawCell(cell, w, job, refused.get(w.id), { form, inner, tokenX, kind, small, height });
     });
 
     // The piles: done (latest first) and dead, each with its count. A pile with more jobs than

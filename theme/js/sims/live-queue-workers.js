@@ -1,18 +1,30 @@
 // live-queue's worker boxes (issue 22): one box per worker, with its name and state, and beside the
-// token of the job it holds, inside the box, that job's lease in words and which try it is on
-// ("3rd try, was worker 2"). The glance trial read a caption drawn under the token as the next
-// row's, so nothing of a box is ever drawn outside it. live-queue-picture.js places the boxes and
-// the tokens; this module writes the words, in one of three forms by the room the box has:
+// token of the job it holds, inside the box, that job's lease (a bar draining right to left, in
+// every form: the glance trial could not tell from words whether a lease was nearly over) and
+// which try it is on ("3rd try, was worker 2"). The glance trial read a caption drawn under the
+// token as the next row's, so nothing of a box is ever drawn outside it. live-queue-picture.js
+// places the boxes and the tokens (and gives narrow boxes a few px more height for their bar);
+// this module writes the words and sizes the bar, in one of three forms by the room the box has:
 //
 //   roomy    (one column on a desktop) name, state (a refused ack framed with its own job's
-//            token); the token; its lease as a bar and in words ("lease: 4.9 s left",
-//            or for a killed worker's job, which nobody renews, "lease not renewed: 59.3 s
-//            left") with the bar under them and the try beside the bar
-//   beside   (a phone, or two columns) name over state on the left; the lease ("lease 3.1 s") over
-//            the try ("3rd try, was W2"; "not renewed" for a killed worker's job) just left of
-//            the token
-//   narrow   (many workers) the worker's number, ✕ when it is killed, the try ("2nd") left of
-//            the token when it fits
+//            token); the token; its lease in words ("lease: 4.9 s left", or for a killed
+//            worker's job, which nobody renews, "lease not renewed: 59.3 s left") with a 96 px
+//            bar under them and the try beside the bar
+//   beside   (a phone, or two columns) name over state on the left; the lease ("lease 3.1 s")
+//            over the try ("3rd try, was worker 2"; "not renewed" for a killed worker's job)
+//            just left of the token; the bar along the box's bottom edge, under the words
+//   narrow   (many workers) the worker's number ("5", as its button says "✕5"), ✕ when it is
+//            killed, and the try as "2nd" left of the token when it fits: never who it was taken
+//            over from (the svg's aria-label says it); the bar along the box's bottom edge, left
+//            of the token, except in compact boxes (64 workers on a phone), where a 3 px line
+//            under the button added nothing to the token's ring and cost the rows the room that
+//            keeps the picture within one phone screen. The picture's key (.lqp-key) says what
+//            "5" and "2nd" stand for.
+//
+// A bar's fill is the share of the lease left (orange at a quarter or less: data-low); a killed
+// worker's job, whose lease nobody renews, has its bar's track outlined dashed red, as its token
+// and box are (data-dropped). The fill's width changes in steps of 2% of its bar, with no
+// transition, so it steps at every draw whatever the number of workers (issue 19).
 //
 // Words are fitted by counting characters (a bold sans at most CHAR px a character per px of
 // font size), never by measuring them: nothing here reads layout while a run plays (issue 19).
@@ -22,6 +34,7 @@ import { ordinal, TOKEN_W } from "./live-queue-tokens.js";
 
 const CHAR = 0.62;   // px per character per px of font size: a bold sans's widest average
 const BAR = 96;      // px: a roomy box's lease bar, full when the job is claimed
+export const BAR_H = 4;   // px: the bar along the bottom of a beside or narrow box
 
 /** The px `words` take at `size` px (an upper estimate). */
 function span(words, size) {
@@ -36,8 +49,7 @@ export function makeCell(layer, height) {
   group.state = svg("text", { class: "lqp-worker-state", x: 90, y: 19 });
   group.lease = svg("text", { class: "lqp-worker-lease", y: 19 });
   group.try = svg("text", { class: "lqp-worker-try", y: 26 });
-  // The lease as a bar draining right to left, under its words (roomy boxes): the glance trial
-  // could not tell from "lease: 4.1 s left" whether a lease was nearly over.
+  // The lease as a bar draining right to left (sized by drawCell for the box's form).
   group.bar = svg("rect", { class: "lqp-lease-track", width: BAR, height: 10, rx: 3 });
   group.fill = svg("rect", { class: "lqp-lease-fill", height: 10, rx: 3 });
   // A refused ack (roomy boxes): its own job's token, small, with the words, in one red frame,
@@ -59,16 +71,17 @@ function tries(job, form) {
   if (!job || job.attempts < 2) return "";
   const was = job.worker !== null && job.was !== null ? job.was : null;
   if (form === "narrow") return ordinal(job.attempts);
-  return `${ordinal(job.attempts)} try${was === null ? "" : form === "roomy" ? `, was worker ${was}` : `, was W${was}`}`;
+  return `${ordinal(job.attempts)} try${was === null ? "" : `, was worker ${was}`}`;
 }
 
 /**
  * Write worker `w`'s box (the snapshot's worker) as `form` ("roomy", "beside" or "narrow"):
  * `job` is the running job drawn in it (or undefined), `no` the ack of it just refused (or
  * undefined), `inner` the px of the box left of its buttons, `tokenX` where its token starts,
- * `kind` the buttons' room (live-queue-buttons.js room()), `small` for compact boxes.
+ * `kind` the buttons' room (live-queue-buttons.js room()), `small` for compact boxes, `height`
+ * the box's height (px; a beside or narrow box's bar lies along its bottom edge).
  */
-export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small }) {
+export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, height }) {
   setAttr(cell, "data-state", w.state);
   setAttr(cell, "data-form", form);
   setAttr(cell, "data-narrow", form === "narrow" ? "true" : null);
@@ -80,6 +93,11 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small })
   setAttr(cell, "data-low", job && job.lease <= 0.25 ? "true" : null);
   const killed = w.state === "killed";
   const dropped = job && job.worker === null;   // a killed worker's job, waiting out its lease
+  setAttr(cell, "data-dropped", dropped ? "true" : null);
+  // The bar's place and size [x, y, width, height]: a beside or narrow box's along its bottom
+  // edge, from its words' left end (under the button in the narrowest) to just left of the token.
+  const thin = BAR_H;
+  let bar = [kind === "one" ? 3 : 8, height - thin - 1, tokenX - 6 - (kind === "one" ? 3 : 8), thin];
   const left = job ? `${seconds(job.lease_left)} s` : "";
   let name, state, lease = "", second = tries(job, form);
 
@@ -93,13 +111,14 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small })
     if (no) state = "ack refused";   // beside its job's own token, in the frame (drawRefusal)
     if (span(second, 10) > inner - x - BAR - 12) second = second.replace(/, was .*$/, "");
     // The words over the bar, the try beside the bar.
-    place(cell, { name: [8, 19], state: [no ? 122 : 90, 19], lease: [x, job ? 13 : 19, null], try: [x + BAR + 8, 26, null],
-                  bar: [x, 16], fill: [x, 16] });
+    place(cell, { name: [8, 19], state: [no ? 122 : 90, 19], lease: [x, job ? 13 : 19, null], try: [x + BAR + 8, 26, null] });
+    bar = [x, 16, BAR, 10];
   } else if (form === "beside") {
     if (job) lease = job.lease_left > 0 ? `lease ${left}` : "lease ran out";
     const room = tokenX - 6 - 8 - 8;   // the left column starts at 8, the right ends 6 left of the token
     // "Worker 1" unless a long lease needs its room (a closer estimate: these are mostly digits).
-    name = (`Worker ${w.id}`.length * 13 + lease.length * 11) * 0.56 <= room ? `Worker ${w.id}` : `W${w.id}`;
+    // Else the number alone, as a narrow box says it (the key explains it).
+    name = (`Worker ${w.id}`.length * 13 + lease.length * 11) * 0.56 <= room ? `Worker ${w.id}` : String(w.id);
     // The second line: the state on the left, the try on the right, the longest words that fit
     // (a plain state gives way first: the box's colour still says it is busy).
     const states = no ? [`ack of job ${no.job} refused`, `ack of ${no.job} refused`, "ack refused"]
@@ -111,19 +130,32 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small })
       pick = pick || states.map((left) => [left, right]).find(([left]) => fits(left, right)) || null;
     }
     [state, second] = pick || [states[states.length - 1], rights[rights.length - 1]];
-    place(cell, { name: [8, 13], state: [8, 26], lease: [tokenX - 6, 13, "end"], try: [tokenX - 6, 26, "end"] });
+    // Two lines over the bar.
+    place(cell, { name: [8, 11], state: [8, 23], lease: [tokenX - 6, 11, "end"], try: [tokenX - 6, 23, "end"] });
   } else {
-    name = kind === "one" ? "" : inner < 84 ? String(w.id) : `W${w.id}`;
+    // "Worker 5" where it fits with a ✕ and a two-digit try after it in every box alike (so all
+    // the boxes of a picture say it one way), else "5"; none in the narrowest (its button says "✕5").
     state = killed && kind !== "one" ? "✕" : "";
-    const from = kind === "one" ? 34 : Math.max(8 + span(name, 11), state ? 44 : 0) + 3;
+    const end = (words, cross) => (cross ? Math.max(32, 8 + span(words, 11) + 3) + 12 : 8 + span(words, 11)) + 3;
+    const long = `Worker ${String(w.id).padStart(2, "0")}`;
+    name = kind === "one" ? "" : end(long, true) + span("10th", 10) <= tokenX - 4 ? `Worker ${w.id}` : String(w.id);
+    const from = kind === "one" ? 34 : end(name, state);
     if (span(second, 10) > tokenX - 4 - from) second = "";
-    place(cell, { name: [8, 19], state: [32, 19], lease: [0, 19, null], try: [tokenX - 4, 19, "end"] });
+    place(cell, { name: [8, 19], state: [Math.max(32, 8 + span(name, 11) + 3), 19], lease: [0, 19, null], try: [tokenX - 4, 19, "end"] });
   }
-  // In steps of 2% (as the token's ring), so most draws leave it as it is.
-  const bar = form === "roomy" && job;
-  setAttr(cell.bar, "visibility", bar ? null : "hidden");
-  setAttr(cell.fill, "visibility", bar ? null : "hidden");
-  setAttr(cell.fill, "width", bar ? (Math.round(job.lease * 50) * 2 * BAR) / 100 : 0);
+  // The fill in steps of 2% of its bar (as the token's ring), so most draws leave it as it is.
+  const [barX, barY, barW, barH] = bar;
+  const shown = job && barW >= 12 && !small;   // a compact box's lease is its token's ring alone
+  setAttr(cell.bar, "visibility", shown ? null : "hidden");
+  setAttr(cell.fill, "visibility", shown ? null : "hidden");
+  for (const node of [cell.bar, cell.fill]) {
+    setAttr(node, "x", barX);
+    setAttr(node, "y", barY);
+    setAttr(node, "height", barH);
+    setAttr(node, "rx", Math.min(3, barH / 2));
+  }
+  setAttr(cell.bar, "width", barW);
+  setAttr(cell.fill, "width", shown ? (Math.round(job.lease * 50) * 2 * barW) / 100 : 0);
   drawRefusal(cell.refusal, form === "roomy" ? no : null, tokenX - 10);
   setText(cell.name, name);
   setText(cell.state, state);
