@@ -81,7 +81,8 @@ def picture(sim, start_balance, price):
      "orders_hidden": charges not drawn (past MAX_ORDERS),
      "coins": {"value": "$10", "start": coins Alice started with,
                "wallet": coins she still has (0 once overdrawn),
-               "taken": [{"order", "duplicate"}] in the order the bank took them,
+               "taken": [{"order", "duplicate", "nth"}] in the order the bank took them,
+                        nth: 1 for an order's first charge, 2 for its second (a duplicate)...,
                "taken_hidden": coins taken past MAX_COINS,
                "overdrawn": "−$20" or None},
      "legend": [{"code", "words"}],
@@ -97,10 +98,10 @@ def picture(sim, start_balance, price):
                                       if record["code"] in ("charged", "duplicate")),
                        "attempts": [{**record, "key_name": name}
                                     for record, name in zip(records, key_names(records))]})
-    seen, taken = set(), []
+    times, taken = {}, []   # how many times the bank has taken each order's money so far
     for (order,) in db.execute("SELECT order_id FROM bank.charges ORDER BY id LIMIT ?", (MAX_COINS,)):
-        taken.append({"order": order, "duplicate": order in seen})   # the first coins: all seen
-        seen.add(order)
+        times[order] = times.get(order, 0) + 1   # the first coins: all counted
+        taken.append({"order": order, "duplicate": times[order] > 1, "nth": times[order]})
     taken_total = db.execute("SELECT count(*) FROM bank.charges").fetchone()[0]
     balance = sim.bank.balance("alice")
     return {

@@ -34,6 +34,11 @@ def test_the_picture_agrees_with_the_ledger_and_the_table_at_every_step(key):
         assert coins["wallet"] == max(0, book["actual_balance"]) // 10
         assert len(coins["taken"]) == book["start_balance"] // 10 - book["actual_balance"] // 10
         assert sum(coin["duplicate"] for coin in coins["taken"]) == book["duplicate_charges"]
+        for index, coin in enumerate(coins["taken"]):   # nth: which charge of its order, from 1
+            earlier = sum(1 for before in coins["taken"][:index] if before["order"] == coin["order"])
+            assert coin["nth"] == earlier + 1 and coin["duplicate"] == (earlier > 0), coin
+        for row in pic["orders"]:   # an order's last coin says how many times the bank took it
+            assert max((c["nth"] for c in coins["taken"] if c["order"] == row["order"]), default=0) == row["charged"]
         rows = {job["order"]: job for job in snap["jobs"]}
         for order in pic["orders"]:
             job = rows[order["order"]]

@@ -241,6 +241,10 @@ def test_a_duplicate_coin_differs_from_a_coin_taken_once_without_its_colour(page
         assert plain["edge"] == "solid" and dup["edge"] == "double", (plain, dup)
         assert plain["tag"] in ("none", "normal") and "×2" in dup["tag"], (plain, dup)
         assert contrast(rgb(dup["tag_colour"]), rgb(dup["tag_fill"])) >= 4.5, (scheme, dup)
+        # Glance trial 3: "×2" on each of order 4's three coins read as "charged twice". Each tag
+        # says which charge of its order the coin is: order 4's last coin is its 3rd.
+        third = taken.locator(".pay-coin.pay-dup", has_text="4").last
+        assert "×3" in third.evaluate(COIN)["tag"], third.evaluate(COIN)
     finally:
         page.emulate_media(color_scheme="light")
 

@@ -71,6 +71,7 @@ export default class PaymentsWidget extends Widget {
       const taken = coins.taken[index];
       setText(coin, String(taken.order));
       coin.classList.toggle("pay-dup", taken.duplicate);
+      setAttr(coin, "data-nth", taken.duplicate ? String(taken.nth) : null);   // its tag: ×2, ×3...
     });
     setText(this.part("taken-more"), coins.taken_hidden ? `and ${coins.taken_hidden} more` : "");
     setText(this.part("overdrawn"), coins.overdrawn ? `Overdrawn by ${coins.overdrawn}` : "");
