@@ -32,7 +32,8 @@ breakdown   the largest run (64 workers, 5,000 jobs) at 1x and 10x, 5 s each in 
 weight      bytes a chapter page transfers before any interaction (goal: under 60 KB), as served
             here (no compression) and gzipped (as GitHub Pages serves it)
 
-Builds the site into a temporary folder, adds bench/pages/ as bench/, serves it on localhost and
+Builds the site into a temporary folder, adds bench/pages/ as bench/, serves it on localhost as a
+static host does (gzip, a 10-minute cache: lighthouse.py's handler) and
 drives Debian's Chromium (or Playwright's own). The machine is shared and noisy: read the figures
 as ratios from one run, not as limits.
 """
@@ -55,6 +56,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from builder import Config, build_site  # noqa: E402
 from builder.serve import make_server, serve_in_background  # noqa: E402
 from bench_browser import CHROMIUM_ARGS, LONG_TASKS, SAVE_DATA, VIEWPORT, chromium_path, page_result  # noqa: E402
+import lighthouse  # noqa: E402
 import main_thread  # noqa: E402
 from page_bytes import PYTHON, unreached, weight  # noqa: E402
 from widget_start import arrival, import_profile, phase_lines, ready_times, words_per_minute  # noqa: E402
@@ -209,7 +211,11 @@ def main() -> int:
         for name in ("core_scenarios.py", "step_timing.py"):
             shutil.copy(HERE / name, site / "bench" / name)
         bundle = next(site.glob("assets/py/simulations.json")).relative_to(site).as_posix()
-        server = make_server(site, port=0, quiet=True)
+        # Served as a static host serves the guide (gzip, a 10-minute cache: lighthouse.py's
+        # handler), not as scripts/serve does for an author (no-cache: every module import after
+        # runtime.js's fetch of it is asked again, and those requests queue with Pyodide's own on
+        # HTTP/1.1's six connections).
+        server = make_server(site, port=0, quiet=True, handler=lighthouse.StaticHostHandler)
         serve_in_background(server)
         url = f"http://127.0.0.1:{server.server_port}/"
         with sync_playwright() as playwright:
