@@ -30,6 +30,9 @@ p.add_argument("--seconds", type=float, default=10)
 p.add_argument("--repeat", type=int, default=1)
 p.add_argument("--trace", action="store_true")
 p.add_argument("--inval", action="store_true")
+p.add_argument("--lead-in", type=float, default=None, help="with --trace: seconds of play before the trace starts (default 1; 3 with --inval)")
+p.add_argument("--long", action="store_true", help="with --trace: what each long task is made of")
+p.add_argument("--cpu-slowdown", type=float, default=1, help="slow the page's CPU this many times while it plays")
 a = p.parse_args()
 variants = []
 with tempfile.TemporaryDirectory() as temp, sync_playwright() as pw:
@@ -51,7 +54,7 @@ with tempfile.TemporaryDirectory() as temp, sync_playwright() as pw:
                 b = Reduced(browser) if reduce else browser
                 if a.trace or a.inval:
                     cats = main_thread.INVALIDATIONS if a.inval else main_thread.CATEGORIES
-                    r = bench_widgets.smoothness(b, url, "03-the-queue.html", query, speed, trace=cats, seconds=5 if not a.inval else 2, lead_in=1 if not a.inval else 3)
+                    r = bench_widgets.smoothness(b, url, "03-the-queue.html", query, speed, trace=cats, seconds=5 if not a.inval else 2, lead_in=a.lead_in if a.lead_in is not None else 1 if not a.inval else 3, slowdown=a.cpu_slowdown)
                     print(f"{name:10} {w}w {j}j {speed}x: {len(r['long'])} long, {r['fps']:.1f} fps (traced)")
                     if a.inval:
                         for count, what in main_thread.invalidations(r["trace"], 16):
@@ -66,11 +69,21 @@ with tempfile.TemporaryDirectory() as temp, sync_playwright() as pw:
                                 cpu[e["name"]] += e.get("tdur", 0); wall[e["name"]] += e.get("dur", 0); n[e["name"]] += 1
                             if (e.get("pid"), e.get("tid")) == th and e.get("name") in ("FireAnimationFrame", "Paint", "Layout", "UpdateLayoutTree", "PrePaint"):
                                 n[e["name"]] += 1
+                        # Each task's CPU time on the main thread (tdur): unlike its wall time, not
+                        # stretched by other processes on a loaded machine. With --cpu-slowdown N, a
+                        # task of more than 50/N ms CPU is a long task on an idle machine.
+                        cpu_ms = sorted((e.get("tdur", 0) / 1000 for e in ev if (e.get("pid"), e.get("tid")) == th and e.get("ph") == "X"
+                                         and e.get("name") == "ThreadControllerImpl::RunTask"), reverse=True)
+                        limit = 50 / a.cpu_slowdown
+                        print(f"      tasks over {limit:g} ms of CPU: {sum(ms > limit for ms in cpu_ms)}; the longest: {' '.join(f'{ms:.0f}' for ms in cpu_ms[:6])} ms", flush=True)
                         print("      top-level tasks cpu s", {k: round(v/1e6, 3) for k, v in cpu.items()}, "wall s", {k: round(v/1e6, 3) for k, v in wall.items()}, dict(n), "virtual", r["virtual"])
                         for line in main_thread.lines(main_thread.breakdown(r["trace"], 5), "      "):
                             print(line)
+                        for ms, starts, top in main_thread.long_tasks(r["trace"]) if a.long else []:
+                            print(f"      long task {ms:.0f} ms: " + "; ".join(f"{n} {t:.1f}" for n, t in top))
+                            print("        started by: " + " | ".join(starts))
                 else:
-                    r = bench_widgets.smoothness(b, url, "03-the-queue.html", query, speed, seconds=a.seconds)
+                    r = bench_widgets.smoothness(b, url, "03-the-queue.html", query, speed, seconds=a.seconds, slowdown=a.cpu_slowdown)
                     s = r["spent"]
                     print(f"{name:10} {w}w {j}j {speed:>4}x: long {len(r['long']):3} ({max(r['long'], default=0):4.0f} ms) fps {r['fps']:5.1f} virt {r['virtual']:6.1f} | script {s['ScriptDuration']:.2f} style {s['RecalcStyleDuration']:.2f} layout {s['LayoutDuration']:.2f} all {s['TaskDuration']:.2f}", flush=True)
     print("load", os.getloadavg())

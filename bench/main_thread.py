@@ -182,3 +182,28 @@ def lines(result: dict, indent: str = "            ") -> list:
     out.append(f"{indent}the renderer's other threads, busy s (their top events): " + "; ".join(
         f"{name} {s:.2f} ({', '.join(f'{what} {t:.2f}' for what, t in top)})" for name, s, top in result["others"]))
     return out
+
+
+def long_tasks(trace: dict, ms: float = 50) -> list:
+    """The main thread's tasks longer than `ms`, each as (ms, [what started it], [(name, ms
+    of self time)] its top 8 events): what a long task is made of."""
+    events = trace["traceEvents"]
+    thread = main_thread(events)
+    mine = [e for e in events if (e.get("pid"), e.get("tid")) == thread]
+    found = []
+    for task in mine:
+        if task.get("ph") != "X" or task.get("name") not in ("ThreadControllerImpl::RunTask", "RunTask"):
+            continue
+        if task.get("dur", 0) < ms * 1000:
+            continue
+        start, end = task["ts"], task["ts"] + task["dur"]
+        inside = [e for e in mine if start <= e.get("ts", 0) <= end]
+        starts = []
+        for e in inside:
+            data = e.get("args", {}).get("data", {})
+            if e.get("name") in ("FunctionCall", "TimerFire", "FireAnimationFrame", "EventDispatch") and e.get("ph") == "X":
+                where = f"{data.get('functionName', '')} {str(data.get('url', '')).split('/')[-1]}:{data.get('lineNumber', '')}"
+                starts.append(f"{e['name']}{' ' + data['type'] if data.get('type') else ''} {where.strip(' :')} {e.get('dur', 0) / 1000:.0f}ms")
+        top = self_times(inside, thread).most_common(8)
+        found.append((task["dur"] / 1000, starts[:6], [(name, micro / 1000) for name, micro in top]))
+    return found
