@@ -96,8 +96,7 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, h
   setAttr(cell, "data-dropped", dropped ? "true" : null);
   // The bar's place and size [x, y, width, height]: a beside or narrow box's along its bottom
   // edge, from its words' left end (under the button in the narrowest) to just left of the token.
-  const thin = BAR_H;
-  let bar = [kind === "one" ? 3 : 8, height - thin - 1, tokenX - 6 - (kind === "one" ? 3 : 8), thin];
+  let bar = [kind === "one" ? 3 : 8, height - BAR_H - 1, tokenX - 6 - (kind === "one" ? 3 : 8), BAR_H];
   const left = job ? `${seconds(job.lease_left)} s` : "";
   let name, state, lease = "", second = tries(job, form);
 
