@@ -18,14 +18,32 @@ def _block(selector_pattern: str) -> str:
     return match.group(1)
 
 
-LIGHT = dict(DECLARATION.findall(_block(r"^:root")))
-DARK_BY_SYSTEM = dict(DECLARATION.findall(_block(r':root:not\(\[data-theme="light"\]\)')))
-DARK_BY_CHOICE = dict(DECLARATION.findall(_block(r':root\[data-theme="dark"\]')))
-DARK = {**LIGHT, **DARK_BY_CHOICE}
+PAIR = re.compile(r"light-dark\(\s*([^,]+?)\s*,\s*([^)]+?)\s*\)")
+ROOT_TOKENS = dict(DECLARATION.findall(_block(r"^:root")))
+
+
+def _half(value: str, index: int) -> str:
+    """One theme's colour from a token: light-dark(light, dark) gives the half asked for."""
+    pair = PAIR.search(value)
+    return pair.group(index) if pair else value.strip()
+
+
+LIGHT = {name: _half(value, 1) for name, value in ROOT_TOKENS.items()}
+DARK = {name: _half(value, 2) for name, value in ROOT_TOKENS.items()}
 
 
 def test_dark_theme_is_the_same_whether_chosen_or_from_the_system():
-    assert DARK_BY_SYSTEM == DARK_BY_CHOICE
+    """Both ways into the dark theme set the same color-scheme, and nothing else: the palette
+    itself is written once, in the light-dark() pairs."""
+    by_system = _block(r':root:not\(\[data-theme="light"\]\)')
+    by_choice = _block(r':root\[data-theme="dark"\]')
+    for block in (by_system, by_choice):
+        assert block.strip().rstrip(";").split(":") == ["color-scheme", " dark"]
+
+
+def test_every_dark_colour_differs_from_its_light_one():
+    same = [name for name, value in ROOT_TOKENS.items() if PAIR.search(value) and LIGHT[name] == DARK[name]]
+    assert same == []
 
 
 LOCAL = {"pay-icon", "judge-gutter", "chapter-per-char", "chapter-chars"}   # set per element where it is used (86-picture-payments.css, 87-judge.css, 60-navigation.css), not theme tokens

@@ -76,12 +76,21 @@ def test_a_contrast_failure_in_dark_mode_only_fails_in_dark_mode(audits):
     assert any("color-contrast" in p and ".faint" in p for p in audit.axe_problems("dark")), audit.axe
 
 
+# Each custom property as the colour it resolves to on the page's root: a token written as
+# light-dark(light, dark) reads the same in both themes as a declared value, so the probe paints
+# it (as its text colour) and reads the colour back. Tokens that are not colours read as the
+# probe's inherited colour in every theme, and so never differ.
 CUSTOM_PROPERTIES = """() => {
-  const style = getComputedStyle(document.documentElement);
   const names = [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules])
     .flatMap((rule) => rule.cssRules ? [...rule.cssRules] : [rule])
     .flatMap((rule) => rule.style ? [...rule.style] : []).filter((name) => name.startsWith("--"));
-  return Object.fromEntries([...new Set(names)].sort().map((name) => [name, style.getPropertyValue(name).trim()]));
+  const probe = document.body.appendChild(document.createElement("span"));
+  const colours = Object.fromEntries([...new Set(names)].sort().map((name) => {
+    probe.style.setProperty("color", `var(${name})`);
+    return [name, getComputedStyle(probe).color];
+  }));
+  probe.remove();
+  return colours;
 }"""
 
 
