@@ -1,4 +1,4 @@
-"""Issue 19's rows on two or more checkouts, interleaved in one run (a shared machine's load drifts):
+"""The live queue's smoothness rows (64 workers and up, at each speed) on two or more checkouts, interleaved in one run (a shared machine's load drifts):
 chapter 3's live queue played on each build in turn, bench_widgets.smoothness()'s figures, or with
 --trace the main thread's breakdown (main_thread.py) and its CPU time, or with --inval what made
 style and layout be recomputed.

@@ -1,4 +1,4 @@
-"""Print what crash-timing's modes cost per step (issue 15): python3 bench/bench_crash_timing.py
+"""Print what crash-timing's modes cost per step: python3 bench/bench_crash_timing.py
 (in Pyodide: node tests/core/pyodide_run.mjs . bench/bench_crash_timing.py).
 
 For each setting, a whole run from its start to its end, `RUNS` times on fresh simulations (the

@@ -1,4 +1,4 @@
-"""What the casebook's live-queue controls (issue 15) cost a step: python3 bench/bench_live_queue_modes.py
+"""What the casebook's live-queue controls cost a step: python3 bench/bench_live_queue_modes.py
 
 Each mode runs bench/core_scenarios.py's scenario (16 workers, 1,000 jobs waiting, leases of 5 s,
 jobs of 2 s) with one control switched on, timed by bench/step_timing.py as bench_widgets.py's

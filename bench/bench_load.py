@@ -1,5 +1,5 @@
 """tinyq under load: jobs per second and worker deaths for 1, 4, 8 and 16 worker PROCESSES
-sharing one SQLite file, for the tinyq before issue 20 (git a9dec96: rollback journal, no retry
+sharing one SQLite file, for the tinyq before its load fixes (git a9dec96: rollback journal, no retry
 when the database is busy) and the tinyq of today, in one run.
 
     .venv/bin/python bench/bench_load.py [--jobs 1000] [--workers 1 4 8 16]
@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPSTONE = ROOT / "code" / "capstone"
-BEFORE = "a9dec96"   # the last commit before issue 20's fixes
+BEFORE = "a9dec96"   # the last commit before the WAL, busy-retry and load fixes
 
 WORKER = """
 import sys, time

@@ -24,7 +24,7 @@ the CPU slowed 4x (what Lighthouse's Total Blocking Time counts), each with its 
 Then Lighthouse 12's phone performance score (bench/package.json; simulated slow 4G and a 4x
 slower CPU) for each, and for our guide.html.
 
-Goal (issue 12): ours paints no later than MkDocs Material's, within 1.5x of bare HTML, and
+Goal: ours paints no later than MkDocs Material's, within 1.5x of bare HTML, and
 guide.html scores at least 98 on phone performance. The machine is shared: read ratios from one run.
 """
 from __future__ import annotations

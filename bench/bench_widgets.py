@@ -18,7 +18,7 @@ step        live-queue's step() in Pyodide in Chromium over CPython, on the same
             (goal: at most 2)
 smoothness  main-thread long tasks (over 50 ms) while a live-queue plays for 10 seconds: chapter
             9's (3 workers, 60 jobs, crashes) at 1x, and 16 workers with 1,000 jobs at 10x (goal: none)
-rows        issue 19: chapter 3's live queue opened by a link with each run of the table below, playing
+rows        smoothness: chapter 3's live queue opened by a link with each run of the table below, playing
             for 10 s: main-thread long tasks (goal: none) and frames/s (goal: at least 55), where the
             main thread's time went (Chrome's own metrics: script, style, layout, all tasks) and the
             virtual seconds reached; beside each, what one frame costs Python (run on by speed/60 s,
@@ -62,7 +62,7 @@ from page_bytes import PYTHON, unreached, weight  # noqa: E402
 from widget_start import arrival, import_profile, phase_lines, ready_times, words_per_minute  # noqa: E402
 
 SECTIONS = ("ready", "arrival", "unreached", "step", "smoothness", "rows", "breakdown", "weight")
-# issue 19's runs: (workers, jobs, speed) on chapter 3's live queue (jobs of 0.5 s), then the largest
+# the smoothness runs: (workers, jobs, speed) on chapter 3's live queue (jobs of 0.5 s), then the largest
 # at every other speed the widget offers
 SPEEDS = ("0.25", "0.5", "1", "2", "5", "10", "50")
 ROWS = [(1, 10, "50"), (16, 1000, "10"), (64, 5000, "10"), (64, 5000, "50")] + \
@@ -279,7 +279,7 @@ def main() -> int:
             if 'rows' in only:
                 import os
                 slowed = f", the page's CPU slowed {args.cpu_slowdown:g}x" if args.cpu_slowdown > 1 else ""
-                print(f"rows        issue 19, chapter 3's live queue (jobs of 0.5 s){slowed}; load average "
+                print(f"rows        smoothness, chapter 3's live queue (jobs of 0.5 s){slowed}; load average "
                       f"{' '.join(f'{n:.1f}' for n in os.getloadavg())} (2 cores: above 2 is a loaded machine)")
                 costs = python_frame_costs(browser, url, bundle)
                 print("            run                      long tasks (longest)  frames/s  virtual s | main thread s: script style layout all"

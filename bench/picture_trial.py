@@ -1,4 +1,4 @@
-"""The kit for issue 22's glance trial: python3 bench/picture_trial.py --out DIR (docs/picture-trial.md)
+"""The kit for the glance trial (can a newcomer read each picture at a glance?): python3 bench/picture_trial.py --out DIR (docs/picture-trial.md)
 
 Serves the built site (`python build.py` first) and, in Chromium with reduced motion, plays each
 simulation's story as its chapter tells the reader to; at telling moments (stepped or paused) it

@@ -5,7 +5,7 @@ COLOURS, Pygments' token classes grouped) and never a style attribute, so the pa
 Content-Security-Policy without 'unsafe-inline'; the colours are in theme/css/40-code.css. A token
 drawn in the text's own colour (names, operators, punctuation) gets no span, and a run of tokens
 of one colour (`f` + `"text {` of an f-string) gets one: every element costs the browser style and
-layout, and guide.html holds every code block of the guide (issue 12: its phone performance). Lines are returned separately so a block can be sliced (an include's `lines=`)
+layout, and guide.html holds every code block of the guide (its phone performance). Lines are returned separately so a block can be sliced (an include's `lines=`)
 and numbered after highlighting the whole file, which keeps the lexer's state right mid-file.
 https://pygments.org/docs/tokens/
 """

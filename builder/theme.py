@@ -7,7 +7,7 @@ theme/
                    first), written into every page's <head> as an inline <style> (comments and
                    indentation left out, its sha256 hash in the page's Content-Security-Policy), so the
                    first paint waits for no request: a blocking stylesheet held chapter 3's first paint
-                   behind MkDocs Material's (issue 12, bench/bench_paint.py); and assets/sims.css
+                   behind MkDocs Material's (bench/bench_paint.py); and assets/sims.css
                    (80-89: the simulations' embeds and widgets), which only pages that embed a
                    simulation load, inside their first embed's stage (builder/pages.py)
   js/*.js          the site's scripts, one per feature: theme-init.js (run before the first paint)

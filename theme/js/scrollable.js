@@ -3,7 +3,7 @@
 // https://dequeuniversity.com/rules/axe/4.10/scrollable-region-focusable
 // A simulation's table box (already focusable: it also scrolls down) says so when it scrolls
 // sideways: a shadow on its right edge and the words "Scroll sideways for more" above it, shown
-// only while it overflows (issue 22: "a table that scrolls sideways says so").
+// only while it overflows (a table that scrolls sideways must say so, or a reader misses its columns).
 const SCROLLERS = ".code-block pre, .diagram-art, .prose table";
 const CUED = ".sim-table-box";
 
