@@ -9,7 +9,8 @@ Run your exercise, save what it printed, and give it to this script with the tra
     python3 check_output.py --list      # every transcript's name and first command
 
 You may also paste a whole terminal session (your prompt, then the command, then its output):
-lines that end with one of the transcript's commands count as that command.
+lines that end with one of the transcript's commands count as that command, and the bare prompt
+that came back at the end, with nothing typed after it, is not counted as output.
 
 Before comparing, both sides are normalised as the guide's own tests do, for what really
 differs between two runs and nothing else: process ids (a number after `worker `, `pid ` or
@@ -215,16 +216,24 @@ def commands(lines: list) -> list:
 
 
 def as_session(text: str, known: list) -> list:
-    """Your lines, with a line ending in one of the transcript's commands made `$ command`, and
-    a terminal's echoed ^C put on a line of its own."""
-    out = []
+    """Your lines, with a line ending in one of the transcript's commands made `$ command`, a
+    terminal's echoed ^C put on a line of its own, and a bare prompt at the end (the one that came
+    back after the run, with nothing typed after it) left out."""
+    out, prompts = [], {PROMPT.rstrip()}
     for line in text.replace("\r\n", "\n").split("\n"):
         if line.startswith(INTERRUPT) and line != INTERRUPT:   # "^Cworker stopped": echo, then output
             out.append(INTERRUPT)
             line = line[len(INTERRUPT):]
         command = next((c for c in known if line.rstrip() == c or line.rstrip().endswith(PROMPT + c)
                         or line.rstrip().endswith("$" + c)), None)
+        if command and line.rstrip() != command:
+            prompts.add(line.rstrip()[: -len(command)].rstrip())   # "ada@laptop:~/code$"
         out.append(PROMPT + command if command else line)
+    last = len(out) - 1
+    while last >= 0 and not out[last].strip():
+        last -= 1
+    if last >= 0 and out[last].rstrip() in prompts:
+        del out[last]
     return out
 
 

@@ -33,6 +33,23 @@ def test_a_pasted_terminal_session_with_the_readers_prompt_matches(tmp_path):
     assert result.returncode == 0, result
 
 
+def test_a_pasted_session_ending_in_the_readers_bare_prompt_matches(tmp_path):
+    """Copying a whole session takes the prompt that came back after the run, with nothing typed
+    after it: that last line is the terminal's, not the program's."""
+    for last in ("ada@laptop:~/guide/code$ ", "ada@laptop:~/guide/code$", "$ ", "$"):
+        session = f"ada@laptop:~/guide/code$ python3 ex03_memory_queue.py\n{GUIDE_SHOWS}\n{last}\n"
+        (tmp_path / "mine.txt").write_text(session)
+        result = _check("ex03", str(tmp_path / "mine.txt"))
+        assert result.returncode == 0, (last, result)
+
+
+def test_a_last_line_that_is_not_a_bare_prompt_still_counts(tmp_path):
+    session = f"ada@laptop:~/guide/code$ python3 ex03_memory_queue.py\n{GUIDE_SHOWS}\nbob@laptop:~$\n"
+    (tmp_path / "mine.txt").write_text(session)
+    result = _check("ex03", str(tmp_path / "mine.txt"))
+    assert result.returncode == 1 and "+bob@laptop:~$" in result.stdout, result
+
+
 def test_a_different_count_fails_and_shows_the_difference():
     mine = GUIDE_SHOWS.replace("3 accounts created, 3 welcome emails sent", "3 accounts created, 2 welcome emails sent")
     result = _check("ex03-run", stdin=mine)
