@@ -29,10 +29,13 @@ from collections import deque
 from dataclasses import dataclass
 
 from ._core import tinyq
-from . import live_queue_deploy, live_queue_heartbeat, live_queue_poison, live_queue_retry
+from . import (live_queue_delivery, live_queue_deploy, live_queue_heartbeat, live_queue_libraries,
+               live_queue_poison, live_queue_retry)
 from .live_queue_actions import ReaderActions
+from .live_queue_delivery import Delivery
 from .live_queue_deploy import Deploys
 from .live_queue_heartbeat import Heartbeats
+from .live_queue_libraries import Libraries
 from .live_queue_poison import Poison
 from .live_queue_retry import Retries
 from .live_queue_view import LEVELS, QueueView
@@ -65,7 +68,8 @@ class Worker:
     replaced: bool = False      # its restart is the deploy's new version
 
 
-class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, Simulation):
+class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, Libraries, Delivery, QueueView,
+                Simulation):
     NAME = "live-queue"
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
@@ -91,22 +95,26 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
                labels={"queue": "the queue only", "all": "what the chapters teach",
                        "heartbeats": "that, and heartbeats", "deploys": "that, and deploys",
                        "poison": "that, and a poison job",
-                       "retries": "that, and a busy service with a retry policy"}),
+                       "retries": "that, and a busy service with a retry policy",
+                       "library": "that, and your library's settings"}),
         seed_param(),
     ) + (live_queue_heartbeat.PARAMS + live_queue_deploy.PARAMS + live_queue_poison.PARAMS
-         + live_queue_retry.PARAMS)
+         + live_queue_retry.PARAMS + live_queue_delivery.params(MAX_JOBS))
+    PARAMS += live_queue_libraries.params(PARAMS)   # its help names the others' labels
     SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
     # The stall action's argument: how long a busy worker freezes.
     STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
                    "How long a stalled worker freezes: alive, but doing nothing.")
 
     def _start(self):
+        self._apply_library()   # a preset's defaults, before anything reads the parameters
         self.ticks = 0
         self.agenda = Agenda(self.clock)    # the world's next tick, 0.1 s on (simulation.py)
         self.agenda.schedule(1 / TICKS_PER_SECOND, "world", None)
         self.settings = {name: self.params[name] for name in self.SETTABLE}
         self._check_durations(self.params["duration"], self.params["duration_max"])
         self._start_retries()
+        self._start_delivery()
         # backoff in ticks: 1 s doubling, at most 300 s (tinyq's defaults, in seconds)
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
                                  max_attempts=self._queue_cap(), backoff_base=TICKS_PER_SECOND,
@@ -172,6 +180,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
             self.lapsed[job_id] = self.claimed_by.get(job_id)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"
+            elif self._holds_for_eta(holder) and holder.job.token == token:
+                why = f"worker {holder.number} holds it, waiting for its ETA"
             elif holder.state == "killed":
                 why = f"worker {holder.number}, which held it, is dead"
             else:
@@ -207,6 +217,7 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
             return
         elif worker.state == "claimed":
             worker.state, worker.until = "working", tick + (worker.work or self._work_ticks())
+            self._start_work(worker)   # acked now, if acks are early
         elif worker.state == "working" and self._is_poison(worker.job) \
                 and self.params["poison"] == "fails":
             self._poison_fails(worker)
@@ -233,6 +244,7 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         self.emit(f"worker {worker.number} claimed job {job.id}{again} "
                   f"(attempt {job.attempts}{token})")
         self._draw_work(worker)
+        self._hold_until_due(worker)   # a scheduled job a worker took early
         if self.rng.random() < self.settings["crash"]:
             span = CLAIM_TICKS + (worker.work or self._work_ticks()) + ACK_TICKS
             worker.crash_at = self.ticks + 1 + int(self.rng.random() * span)
@@ -252,6 +264,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
     def _ack(self, worker):
         job = worker.job
         try:
+            if self._lock_dropped(job):   # the reader dropped its lock: the ack cannot hold
+                raise tinyq.LeaseLost(f"job {job.id}'s lock was dropped")
             self.queue.ack(job)
         except tinyq.LeaseLost:
             self.refused += 1
@@ -263,7 +277,9 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
             self.done_attempts += job.attempts
             self.retried += job.attempts > 1
             self.acked.append(self.clock.now)
-            self.emit(f"worker {worker.number} acked job {job.id}: done")
+            self.emit(f"worker {worker.number} finished job {job.id}: done"
+                      if self._acked_early(job) else f"worker {worker.number} acked job {job.id}: done")
+            self.early.discard((job.id, job.token))
         worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
 
     def _die(self, worker, how):
@@ -277,6 +293,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         if held is None:
             self.emit(f"worker {worker.number} {how}")
             return
+        if self._lose(worker, held, how) or self._back_at_once(worker, held, how):
+            return   # acked early: lost; or the broker saw its connection close
         ends = self.queue.db.execute("SELECT locked_until FROM jobs WHERE id = ? AND token = ? "
                                      "AND status = 'running'", (held.id, held.token)).fetchone()
         if ends is None:  # it was slow, and its claim had already been taken over
@@ -292,11 +310,16 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
                       f"until its lease runs out at {at} s")
 
     def _enqueue(self, count):
+        count = self._room_in_queue(count)   # a full queue refuses the rest, in words
+        if not count:
+            return
         first = self.total + 1
         with tinyq.transaction(self.queue.db):
             for _ in range(count):
-                self.queue.enqueue("send_email", {"n": len(self.emails)})
+                job_id = self.queue.enqueue("send_email", {"n": len(self.emails)},
+                                            delay=self._delay())
                 self.emails.append(0)
+                self._scheduled(job_id)
         ids = f"job {first}" if count == 1 else f"jobs {first}–{first + count - 1}"
         self.emit(f"{ids} enqueued")
 
