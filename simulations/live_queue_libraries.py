@@ -6,8 +6,9 @@ each value, and its what-if: the setting's name in the library, the parameters i
 its source. A preset sets only parameters the reader did not give (a link may still change any
 of them), the what-if after it. Every value is a default from the library's own documentation;
 where a default does not exist or could not be checked, the preset leaves that parameter alone
-and says so. Left out for now, their defaults not yet checked against their sources: RQ, and the
-PostgreSQL queues (River, Oban, procrastinate).
+and says so (Sidekiq's backoff formula, count⁴ + 15 s and jitter, is not the model's doubling:
+its backoff is left as set). Left out for now, their defaults not yet checked against their
+sources: Oban and procrastinate.
 """
 from .params import boolean, choice, convert, show_number
 
@@ -15,10 +16,11 @@ CELERY_GLOSSARY = "https://docs.celeryq.dev/en/stable/glossary.html"
 CELERY_REDIS = ("https://docs.celeryq.dev/en/stable/getting-started/backends-and-brokers/"
                 "redis.html#redis-caveats")
 CELERY_TASKS = "https://docs.celeryq.dev/en/stable/userguide/tasks.html#retrying"
+CELERY_WORKER = "https://docs.celeryq.dev/en/stable/internals/worker.html"
 CELERY_ACKS_LATE = ("https://docs.celeryq.dev/en/stable/userguide/configuration.html"
                     "#task-acks-late")
 SIDEKIQ_RELIABILITY = "https://github.com/sidekiq/sidekiq/wiki/Reliability"
-SIDEKIQ_RETRIES = "https://github.com/sidekiq/sidekiq/wiki/Error-Handling"
+SIDEKIQ_RETRIES = "https://github.com/sidekiq/sidekiq/wiki/Error-Handling#automatic-job-retry"
 SIDEKIQ_SIGNALS = "https://github.com/sidekiq/sidekiq/wiki/Signals"
 SIDEKIQ_SCHEDULED = "https://github.com/sidekiq/sidekiq/wiki/Scheduled-Jobs"
 SQS_VISIBILITY = ("https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/"
@@ -28,8 +30,17 @@ SQS_DLQ = ("https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDevelope
 SQS_DELAY = ("https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/"
              "sqs-delay-queues.html")
 BULLMQ_STALLED = "https://docs.bullmq.io/guide/jobs/stalled"
+BULLMQ_WORKER = "https://github.com/taskforcesh/bullmq/blob/master/src/classes/worker.ts"
 BULL_REFERENCE = "https://github.com/OptimalBits/bull/blob/develop/REFERENCE.md#queue"
-BULLMQ_RETRY = "https://docs.bullmq.io/guide/retrying-failing-jobs"
+BULLMQ_DELAYED = "https://docs.bullmq.io/guide/jobs/delayed"
+RQ_WORKER = "https://github.com/rq/rq/blob/master/rq/worker.py"   # get_heartbeat_ttl
+RQ_DEFAULTS = "https://github.com/rq/rq/blob/master/rq/defaults.py"
+RQ_REGISTRY = "https://github.com/rq/rq/blob/master/rq/registry.py"   # StartedJobRegistry.cleanup
+RQ_RETRY = "https://python-rq.org/docs/exceptions/"
+RQ_SCHEDULING = "https://python-rq.org/docs/scheduling/"
+RIVER_CONFIG = "https://pkg.go.dev/github.com/riverqueue/river#Config"
+RIVER_RESCUER = ("https://github.com/riverqueue/river/blob/master/internal/maintenance/"
+                 "job_rescuer.go")
 NO_TIME_LIMIT = 86_400.0   # seconds: the longest lease the model takes, standing for "none"
 
 # name -> {"label", "sets": {param: (value, what it is in the library, source)},
@@ -43,9 +54,9 @@ LIBRARIES = {
             "lease": (3600.0, "the visibility timeout, one hour", CELERY_REDIS),
             "orphan": ("lease", "an unacked message comes back after the visibility timeout",
                        CELERY_GLOSSARY),
-            "eta_wait": ("worker", "a worker holds an ETA task unacked until it is due, and "
-                                   "past the visibility timeout it is delivered again",
-                         CELERY_REDIS),
+            "eta_wait": ("worker", "a worker keeps an ETA task, unacked, in its timer until "
+                                   "it is due; past the visibility timeout it is delivered "
+                                   "again", CELERY_REDIS),
             "max_attempts": (1, "a task that raises is not retried unless it asks to be "
                                 "(autoretry_for, self.retry)", CELERY_TASKS),
             "cap_counts": ("failures", "redeliveries are not counted: Redis has no delivery "
@@ -62,8 +73,8 @@ LIBRARIES = {
                                      "connection or channel closes", CELERY_GLOSSARY),
             "lease": (NO_TIME_LIMIT, "no visibility timeout (RabbitMQ's consumer timeout is "
                                      "not modelled)", CELERY_GLOSSARY),
-            "eta_wait": ("worker", "a worker holds an ETA task unacked until it is due",
-                         CELERY_REDIS),
+            "eta_wait": ("worker", "a worker keeps an ETA task, unacked, in its timer until "
+                                   "it is due (classic queues)", CELERY_WORKER),
             "max_attempts": (1, "a task that raises is not retried unless it asks to be",
                              CELERY_TASKS),
             "cap_counts": ("failures", "redeliveries are not counted", CELERY_TASKS),
@@ -83,7 +94,42 @@ LIBRARIES = {
             "hand_back": (True, "unfinished jobs are pushed back to Redis at shutdown",
                           SIDEKIQ_SIGNALS),
         },
-        "what_if": ("super_fetch (Sidekiq Pro)", {"ack": "late"}, SIDEKIQ_RELIABILITY),
+        "what_if": ("super_fetch (Sidekiq Pro): the job stays in Redis until it is done; when a "
+                    "dead process's job is recovered is not given there, so the lease decides "
+                    "it here", {"ack": "late"}, SIDEKIQ_RELIABILITY),
+    },
+    "rq": {
+        "label": "RQ",
+        "sets": {
+            "ack": ("late", "a job stays in the started-job registry until it finishes",
+                    RQ_REGISTRY),
+            "heartbeat": (30.0, "the worker renews the job's entry every "
+                                "job_monitoring_interval, 30 s", RQ_DEFAULTS),
+            "grace": (60.0, "each renewal runs the entry 60 s past the next one", RQ_WORKER),
+            "lease": (90.0, "so a dead worker's entry runs out after at most 90 s", RQ_WORKER),
+            "max_attempts": (1, "no retry unless the job is enqueued with Retry", RQ_RETRY),
+            "cap_counts": ("claims", "an abandoned job (its entry ran out) moves to the failed "
+                                     "job registry, as a failure does, unless it may be tried "
+                                     "again (Retry)", RQ_REGISTRY),
+            "eta_wait": ("broker", "enqueue_in and enqueue_at keep the job in the scheduled "
+                                   "job registry", RQ_SCHEDULING),
+        },
+        "what_if": ("Retry(max=3)", {"max_attempts": 4}, RQ_RETRY),
+    },
+    "river": {
+        "label": "River (PostgreSQL)",
+        "sets": {
+            "ack": ("late", "a job's row is set completed after its worker returns",
+                    RIVER_CONFIG),
+            "lease": (3600.0, "RescueStuckJobsAfter, one hour: a running job is rescued "
+                              "only then", RIVER_RESCUER),
+            "max_attempts": (25, "MaxAttempts, 25", RIVER_CONFIG),
+            "cap_counts": ("claims", "every attempt counts, a rescued one too", RIVER_RESCUER),
+            "eta_wait": ("broker", "a scheduled job waits in its row until scheduled_at",
+                         RIVER_CONFIG),
+        },
+        "what_if": ("RescueStuckJobsAfter = 5 minutes (every job must finish sooner)",
+                    {"lease": 300.0}, RIVER_CONFIG),
     },
     "sqs": {
         "label": "Amazon SQS with a redrive policy",
@@ -110,17 +156,16 @@ LIBRARIES = {
         "sets": {
             "ack": ("late", "a job is moved to completed after its processor returns",
                     BULLMQ_STALLED),
-            "lease": (30.0, "lockDuration, 30 s", BULLMQ_STALLED),
-            "heartbeat": (15.0, "the lock is renewed every lockDuration / 2", BULL_REFERENCE),
-            "grace": (15.0, "so each renewal runs the lock 30 s from then", BULL_REFERENCE),
+            "lease": (30.0, "lockDuration, 30 s", BULLMQ_WORKER),
+            "heartbeat": (15.0, "the lock is renewed every lockDuration / 2", BULLMQ_WORKER),
+            "grace": (15.0, "so each renewal runs the lock 30 s from then", BULLMQ_WORKER),
             "lost_claim": ("carry", "a worker whose lock ran out goes on with the job, which "
                                     "may then be processed twice", BULL_REFERENCE),
             "max_attempts": (2, "maxStalledCount 1: a job may be recovered from a stall once, "
-                                "then it fails (attempts is 1: no retry after a failure)",
-                             BULLMQ_STALLED),
+                                "then it fails", BULLMQ_WORKER),
             "cap_counts": ("claims", "a stall counts", BULLMQ_STALLED),
-            "eta_wait": ("broker", "a delayed job waits in the queue's delayed set",
-                         BULLMQ_RETRY),
+            "eta_wait": ("broker", "a delayed job waits in the queue until it is due",
+                         BULLMQ_DELAYED),
         },
         "what_if": ("maxStalledCount = 0 (a stalled job fails instead of running again)",
                     {"max_attempts": 1}, BULLMQ_STALLED),

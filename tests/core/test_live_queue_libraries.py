@@ -105,3 +105,24 @@ def test_a_bullmq_job_whose_lock_is_lost_runs_twice_unless_stalls_may_not_recove
 
 def test_no_preset_leaves_every_parameter_as_given():
     assert LiveQueue({"library": "none"}).params == LiveQueue().params
+
+
+def test_rq_fails_a_killed_workers_job_once_its_entry_runs_out_unless_it_may_retry():
+    params = {"library": "rq", "workers": 2, "jobs": 1, "duration": 10}
+    acts = [(1.0, "kill", {"worker": 1})]
+    failed = at(LiveQueue(params), 120, acts)
+    snap = failed.snapshot()
+    assert snap["jobs"][0]["status"] == "dead" and snap["stats"]["emails_sent"] == 0
+    retried = at(LiveQueue(dict(params, what_if=True)), 120, acts)
+    assert retried.snapshot()["stats"]["done"] == 1
+
+
+def test_river_rescues_a_killed_workers_job_after_an_hour_or_sooner_if_told():
+    params = {"library": "river", "workers": 2, "jobs": 1, "duration": 10}
+    acts = [(1.0, "kill", {"worker": 1})]
+    waits = at(LiveQueue(params), 3000, acts)
+    assert waits.snapshot()["stats"]["done"] == 0   # still running, nobody working on it
+    at(waits, 3700)
+    assert waits.snapshot()["stats"]["done"] == 1
+    sooner = at(LiveQueue(dict(params, what_if=True)), 320, acts)
+    assert sooner.snapshot()["stats"]["done"] == 1
