@@ -22,7 +22,8 @@ from .simulation import Agenda, Simulation, plural
 
 # A verdict's words, one vocabulary for the headline and the outcome sentence that opens with it.
 VERDICT_WORDS = {"lost": "Lost", "exactly once": "Exactly once", "duplicated": "Duplicated",
-                 "unfinished": "Unfinished", "orphaned": "Orphaned job", "consistent": "Consistent"}
+                 "unfinished": "Unfinished", "orphaned": "Orphaned job", "consistent": "Consistent",
+                 "dead": "Dead"}
 NOT_WORKING = {"idle": "has not started", "finished": "has finished its attempt",
                "killed": "is dead"}
 SCENARIOS = ("crash", "lease-too-short", "producer")
@@ -65,7 +66,8 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     def _start(self):
         self.policy, self.scenario = self.params["policy"], self.params["scenario"]
         self.crash_point = self.params["crash"] if self.scenario == "crash" else "none"
-        self.queue = tinyq.Queue(lease=LEASE[self.scenario], clock=self.clock, rng=self.rng)
+        self.queue = tinyq.Queue(lease=LEASE[self.scenario], clock=self.clock, rng=self.rng,
+                                 max_attempts=self.params["max_attempts"])
         self.queue.db.executescript(WORLD)
         self.timeline = []
         self.position = {"A": None, "B": None}   # the crash point each worker is at
@@ -136,7 +138,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     def _lease_watch(self):
         """At the end of A's lease: say so if the job is still running; in the slow
         scenario, B comes looking for work just after."""
-        if self._status() == "running":
+        if self._status() == "running" and self.fate["A"] != "finished":   # A's own claim
             why = "A is dead" if self.fate["A"] == "killed" else "A is still working: slow, not dead"
             self.moment("lease", "lease", f"A's lease runs out ({why}): the job may be claimed again")
         if self.scenario == "lease-too-short":
@@ -256,6 +258,10 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         if self.scenario == "producer":
             return self.producer_outcome()
         what = self.what_happened(self.effects())
+        if self.finished and self._status() == "dead":   # out of attempts (crash_options.py)
+            attempts = self.job_rows()[0]["attempts"]
+            return (f"Dead: {what} in {plural(attempts, 'attempt')}, and a later step failed in "
+                    f"each; the attempts cap ({self.queue.max_attempts}) made the job dead.")
         refused = (f"the token refused {' and '.join(self.refused)}'s late finish"
                    if self.refused else "")
         if self._nobody_left():
