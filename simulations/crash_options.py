@@ -38,6 +38,7 @@ import math
 
 from ._core import tinyq
 from .params import boolean, choice, integer, number, show_number
+from .simulation import plural
 
 AUTO_COMMIT = "auto-commit"
 BATCH_MAX = 100
@@ -112,6 +113,13 @@ def handler(sim, script, who, job, work):
                                 f"and will be retried (queued again, due in about "
                                 f"{show_number(round(due - sim.clock.now, 2))} s, its backoff)")
         sim.agenda.schedule(due, "B", sim._attempt("B"))
+
+
+def out_of_attempts(sim, what):
+    """The outcome of a job the attempts cap made dead; `what` is its effect in words."""
+    attempts = sim.job_rows()[0]["attempts"]
+    return (f"Dead: {what} in {plural(attempts, 'attempt')}, and a later step failed in each; "
+            f"the attempts cap ({sim.queue.max_attempts}) made the job dead.")
 
 
 def auto_commit(sim, who, job, work):

@@ -13,7 +13,7 @@ nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 from ._core import tinyq
 from .crash_batch import BatchSends
 from .crash_levels import level_param, shown, tokens_taught
-from .crash_options import extra_params, handler, policy_choice
+from .crash_options import extra_params, handler, out_of_attempts, policy_choice
 from .crash_policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
 from .crash_producer import Producer, producer_params
 from .crash_timing_picture import LanePicture
@@ -66,8 +66,9 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     def _start(self):
         self.policy, self.scenario = self.params["policy"], self.params["scenario"]
         self.crash_point = self.params["crash"] if self.scenario == "crash" else "none"
-        self.queue = tinyq.Queue(lease=LEASE[self.scenario], clock=self.clock, rng=self.rng,
-                                 max_attempts=self.params["max_attempts"])
+        cap = self.params["max_attempts"]   # the attempts cap (crash_options.py)
+        self.queue = tinyq.Queue(lease=LEASE[self.scenario], max_attempts=cap, clock=self.clock,
+                                 rng=self.rng)
         self.queue.db.executescript(WORLD)
         self.timeline = []
         self.position = {"A": None, "B": None}   # the crash point each worker is at
@@ -258,10 +259,8 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         if self.scenario == "producer":
             return self.producer_outcome()
         what = self.what_happened(self.effects())
-        if self.finished and self._status() == "dead":   # out of attempts (crash_options.py)
-            attempts = self.job_rows()[0]["attempts"]
-            return (f"Dead: {what} in {plural(attempts, 'attempt')}, and a later step failed in "
-                    f"each; the attempts cap ({self.queue.max_attempts}) made the job dead.")
+        if self.finished and self._status() == "dead":
+            return out_of_attempts(self, what)
         refused = (f"the token refused {' and '.join(self.refused)}'s late finish"
                    if self.refused else "")
         if self._nobody_left():

@@ -24,9 +24,7 @@ The casebook's controls (heartbeats and varying durations, a deploy, a poison jo
 delivery cap) are in live_queue_heartbeat.py, live_queue_deploy.py and live_queue_poison.py; an
 embed shows their fields only at the level that names them (live_queue_view.py, EXTRAS).
 """
-import math
 from collections import deque
-from dataclasses import dataclass
 
 from ._core import tinyq
 from . import (live_queue_delivery, live_queue_deploy, live_queue_heartbeat, live_queue_libraries,
@@ -37,8 +35,10 @@ from .live_queue_deploy import Deploys
 from .live_queue_heartbeat import Heartbeats
 from .live_queue_libraries import Libraries
 from .live_queue_poison import Poison
+from .live_queue_producer import Producer
 from .live_queue_retry import Retries
 from .live_queue_view import LEVELS, QueueView
+from .live_queue_worker import Worker
 from .params import boolean, choice, integer, number, seed_param, show_number
 from .simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
 from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
@@ -50,26 +50,8 @@ MAX_WORKERS = 64
 MAX_LEASE = live_queue_heartbeat.MAX_SECONDS   # a day, in seconds: leases for hours-long jobs
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 
-@dataclass
-class Worker:
-    """One worker process; `state` is one of WORKER_STATES (simulation.py), never finished."""
-    number: int
-    state: str = "idle"
-    job: object = None          # the tinyq.Job this worker believes it holds
-    until: int = 0              # the tick its current phase ends
-    crash_at: int = None        # the tick its process will crash, if it will
-    restart_at: int = None      # the tick the supervisor restarts it, if it will
-    abandoned: object = None    # the tinyq.Job it held when it died
-    work: int = None            # ticks of work this job takes, when durations vary
-    next_beat: int = None       # the tick of its next heartbeat, when heartbeats are on
-    frozen_until: int = None    # the tick a stall ends: no heartbeats before it
-    stopping: bool = False      # a deploy's stop signal reached it: it claims nothing more
-    stop_by: int = None         # the tick it is killed if it is still busy
-    replaced: bool = False      # its restart is the deploy's new version
-
-
-class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, Libraries, Delivery, QueueView,
-                Simulation):
+class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, Libraries, Delivery,
+                QueueView, Simulation):
     NAME = "live-queue"
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
@@ -152,22 +134,6 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, Libraries, 
 
     def next_time(self):
         return self.agenda.peek()
-
-    def _produce(self):
-        rate = self.settings["rate"]
-        if rate <= 0:
-            return
-        # Arrivals in one tick follow a Poisson distribution (Knuth's method, TAOCP vol. 2).
-        limit, arrivals, product = math.exp(-rate / TICKS_PER_SECOND), 0, self.rng.random()
-        while product > limit:
-            arrivals += 1
-            product *= self.rng.random()
-        room = MAX_JOBS - self.total
-        if arrivals and not room and not self.cap_reported:
-            self.cap_reported = True
-            self.emit(f"the producer stops: {MAX_JOBS:,} jobs is the most one run may hold")
-        if arrivals and room:
-            self._enqueue(min(arrivals, room))
 
     def _report_expired_leases(self, before):
         """Say which leases ran out in this tick: those that covered the previous tick and
@@ -277,8 +243,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, Libraries, 
             self.done_attempts += job.attempts
             self.retried += job.attempts > 1
             self.acked.append(self.clock.now)
-            self.emit(f"worker {worker.number} finished job {job.id}: done"
-                      if self._acked_early(job) else f"worker {worker.number} acked job {job.id}: done")
+            did = "finished" if self._acked_early(job) else "acked"   # acked early, at its start
+            self.emit(f"worker {worker.number} {did} job {job.id}: done")
             self.early.discard((job.id, job.token))
         worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
 
@@ -308,20 +274,6 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, Libraries, 
         else:
             self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
                       f"until its lease runs out at {at} s")
-
-    def _enqueue(self, count):
-        count = self._room_in_queue(count)   # a full queue refuses the rest, in words
-        if not count:
-            return
-        first = self.total + 1
-        with tinyq.transaction(self.queue.db):
-            for _ in range(count):
-                job_id = self.queue.enqueue("send_email", {"n": len(self.emails)},
-                                            delay=self._delay())
-                self.emails.append(0)
-                self._scheduled(job_id)
-        ids = f"job {first}" if count == 1 else f"jobs {first}–{first + count - 1}"
-        self.emit(f"{ids} enqueued")
 
     def _work_ticks(self):
         """Steps in `working`: the job's duration less the claim and the ack."""
