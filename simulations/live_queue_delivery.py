@@ -254,7 +254,7 @@ class Delivery:
                 card["holds_until"] = in_seconds(self.due[worker.job.id])
             if worker.job is not None and worker.job.token in self.carrying:
                 card["carrying_on"] = True   # its claim is lost, and it works on
-            if self._can_drop_lock(worker) and "drop_lock" not in state["hidden"]:
+            if "drop_lock" not in state["hidden"] and self._can_drop_lock(worker):   # a query each
                 card["actions"] = card["actions"] + ["drop_lock"]
         if self.lost or self.enqueues_refused or self.due:
             state["delivery"] = {"lost": sorted(self.lost), "refused": self.enqueues_refused,
