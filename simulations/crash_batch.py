@@ -122,6 +122,8 @@ class BatchSends:
         lost if anyone got nothing); "unfinished" when it is not done and nobody is left."""
         if self.scenario == "producer":
             return self.producer_result()
+        if self._status() == "dead":
+            return "dead"   # out of attempts: a later step failed in each (crash_options.py)
         if self._status() != "done":
             return "unfinished"
         if self.policy == "one-transaction":

@@ -23,7 +23,8 @@ STAGES = {
     "acks": (("ack-before-work",), (), ()),
     "keys": (("idempotency-key", "one-transaction"), (), ()),
     "outbox": ((), ("producer",), ("enqueue", "fault")),
-    "all": (("auto-commit",), (), ("commit_interval", "batch", "marker", "fail_after_effect")),
+    "all": (("auto-commit",), (), ("commit_interval", "batch", "marker", "fail_after_effect",
+                                   "fail_every_attempt", "max_attempts")),
 }
 LEVELS = tuple(STAGES)
 # The fields a level may keep back (the crash point's group, the seed and the level are always kept).

@@ -26,11 +26,19 @@ it (tinyq's fail(): back to queued, due after a backoff of 0.5-1 s, the attempt 
 B claims it when it is due and does it all again: under ack-after-work the email goes out twice.
 A key or a record per send absorbs the repeat. Under ack-before-work the job was already acked,
 so the fail is refused and nobody retries.
+
+The later step fails on every attempt (`fail_every_attempt`, with `fail_after_effect`): not only
+in A's attempt but in each retry, which worker B makes when the backoff has passed (tinyq's:
+0.5-1 s, then doubling, with jitter). Every attempt sends the email again before its next step
+fails, until the attempts cap (`max_attempts`, tinyq's max_attempts, 5 by default) makes the job
+dead: a retry storm of the steps before the failing one. Under ack-after-work the email goes out
+once per attempt; a key absorbs every repeat.
 """
 import math
 
 from ._core import tinyq
 from .params import boolean, choice, integer, number, show_number
+from .simulation import plural
 
 AUTO_COMMIT = "auto-commit"
 BATCH_MAX = 100
@@ -53,6 +61,11 @@ def extra_params():
                 "In A's attempt, a step after the email raises an exception: the worker fails "
                 "the job, which is retried after a backoff (not with auto-commit or \"Effect "
                 "and ack in one transaction\")."),
+        boolean("fail_every_attempt", "It fails on every attempt", False,
+                "With \"A later step fails after the email\": the step fails in each retry too, "
+                "so every attempt repeats what comes before it until the attempts cap."),
+        integer("max_attempts", "Attempts cap", 5, 1, 20,
+                "How many attempts the job gets before a failure makes it dead."),
     )
 
 
@@ -65,8 +78,8 @@ class LaterStepFailed(Exception):
 
 def later_step_fails(sim, who):
     """True when this send is A's, and the setting makes the handler's next step fail."""
-    return (who == "A" and sim.params["fail_after_effect"] and sim.policy in FAILS_AFTER_EFFECT
-            and sim.scenario != "producer")
+    return ((who == "A" or sim.params["fail_every_attempt"]) and sim.params["fail_after_effect"]
+            and sim.policy in FAILS_AFTER_EFFECT and sim.scenario != "producer")
 
 
 def handler(sim, script, who, job, work):
@@ -77,7 +90,7 @@ def handler(sim, script, who, job, work):
     except LaterStepFailed:
         after = "emails" if sim.batch > 1 else "email"
         try:
-            sim.queue.fail(job, f"a later step failed after the {after}")
+            state = sim.queue.fail(job, f"a later step failed after the {after}")
         except tinyq.LeaseLost:
             token, status = sim.queue.db.execute("SELECT token, status FROM jobs WHERE id = ?",
                                                  (job.id,)).fetchone()
@@ -89,12 +102,24 @@ def handler(sim, script, who, job, work):
             sim.moment(who, "refused", f"{who}'s next step fails after the {after}, but its fail "
                                        f"is refused: {why}, so nobody retries it")
             return
+        if state == "dead":   # its last attempt: the cap makes it dead, nobody retries it
+            cap = sim.queue.max_attempts
+            sim.moment(who, "dead", f"{who}'s next step fails after the {after} again, on attempt "
+                                    f"{job.attempts} of {cap}: the job is dead, out of attempts")
+            return
         due = sim.queue.db.execute("SELECT run_at FROM jobs WHERE id = ?", (job.id,)).fetchone()[0]
         due = math.ceil(due * 1000) / 1000   # B looks on the next millisecond: a short time
         sim.moment(who, "fail", f"{who}'s next step fails after the {after}: the job is failed "
                                 f"and will be retried (queued again, due in about "
                                 f"{show_number(round(due - sim.clock.now, 2))} s, its backoff)")
         sim.agenda.schedule(due, "B", sim._attempt("B"))
+
+
+def out_of_attempts(sim, what):
+    """The outcome of a job the attempts cap made dead; `what` is its effect in words."""
+    attempts = sim.job_rows()[0]["attempts"]
+    return (f"Dead: {what} in {plural(attempts, 'attempt')}, and a later step failed in each; "
+            f"the attempts cap ({sim.queue.max_attempts}) made the job dead.")
 
 
 def auto_commit(sim, who, job, work):

@@ -13,7 +13,7 @@ nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 from ._core import tinyq
 from .crash_batch import BatchSends
 from .crash_levels import level_param, shown, tokens_taught
-from .crash_options import extra_params, handler, policy_choice
+from .crash_options import extra_params, handler, out_of_attempts, policy_choice
 from .crash_policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
 from .crash_producer import Producer, producer_params
 from .crash_timing_picture import LanePicture
@@ -22,7 +22,8 @@ from .simulation import Agenda, Simulation, plural
 
 # A verdict's words, one vocabulary for the headline and the outcome sentence that opens with it.
 VERDICT_WORDS = {"lost": "Lost", "exactly once": "Exactly once", "duplicated": "Duplicated",
-                 "unfinished": "Unfinished", "orphaned": "Orphaned job", "consistent": "Consistent"}
+                 "unfinished": "Unfinished", "orphaned": "Orphaned job", "consistent": "Consistent",
+                 "dead": "Dead"}
 NOT_WORKING = {"idle": "has not started", "finished": "has finished its attempt",
                "killed": "is dead"}
 SCENARIOS = ("crash", "lease-too-short", "producer")
@@ -65,7 +66,9 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     def _start(self):
         self.policy, self.scenario = self.params["policy"], self.params["scenario"]
         self.crash_point = self.params["crash"] if self.scenario == "crash" else "none"
-        self.queue = tinyq.Queue(lease=LEASE[self.scenario], clock=self.clock, rng=self.rng)
+        cap = self.params["max_attempts"]   # the attempts cap (crash_options.py)
+        self.queue = tinyq.Queue(lease=LEASE[self.scenario], max_attempts=cap, clock=self.clock,
+                                 rng=self.rng)
         self.queue.db.executescript(WORLD)
         self.timeline = []
         self.position = {"A": None, "B": None}   # the crash point each worker is at
@@ -136,7 +139,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     def _lease_watch(self):
         """At the end of A's lease: say so if the job is still running; in the slow
         scenario, B comes looking for work just after."""
-        if self._status() == "running":
+        if self._status() == "running" and self.fate["A"] != "finished":   # A's own claim
             why = "A is dead" if self.fate["A"] == "killed" else "A is still working: slow, not dead"
             self.moment("lease", "lease", f"A's lease runs out ({why}): the job may be claimed again")
         if self.scenario == "lease-too-short":
@@ -256,6 +259,8 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         if self.scenario == "producer":
             return self.producer_outcome()
         what = self.what_happened(self.effects())
+        if self.finished and self._status() == "dead":
+            return out_of_attempts(self, what)
         refused = (f"the token refused {' and '.join(self.refused)}'s late finish"
                    if self.refused else "")
         if self._nobody_left():

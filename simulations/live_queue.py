@@ -24,18 +24,21 @@ The casebook's controls (heartbeats and varying durations, a deploy, a poison jo
 delivery cap) are in live_queue_heartbeat.py, live_queue_deploy.py and live_queue_poison.py; an
 embed shows their fields only at the level that names them (live_queue_view.py, EXTRAS).
 """
-import math
 from collections import deque
-from dataclasses import dataclass
 
 from ._core import tinyq
-from . import live_queue_deploy, live_queue_heartbeat, live_queue_poison, live_queue_retry
+from . import (live_queue_delivery, live_queue_deploy, live_queue_heartbeat, live_queue_libraries,
+               live_queue_poison, live_queue_retry)
 from .live_queue_actions import ReaderActions
+from .live_queue_delivery import Delivery
 from .live_queue_deploy import Deploys
 from .live_queue_heartbeat import Heartbeats
+from .live_queue_libraries import Libraries
 from .live_queue_poison import Poison
+from .live_queue_producer import Producer
 from .live_queue_retry import Retries
 from .live_queue_view import LEVELS, QueueView
+from .live_queue_worker import Worker
 from .params import boolean, choice, integer, number, seed_param, show_number
 from .simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
 from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
@@ -47,25 +50,8 @@ MAX_WORKERS = 64
 MAX_LEASE = live_queue_heartbeat.MAX_SECONDS   # a day, in seconds: leases for hours-long jobs
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 
-@dataclass
-class Worker:
-    """One worker process; `state` is one of WORKER_STATES (simulation.py), never finished."""
-    number: int
-    state: str = "idle"
-    job: object = None          # the tinyq.Job this worker believes it holds
-    until: int = 0              # the tick its current phase ends
-    crash_at: int = None        # the tick its process will crash, if it will
-    restart_at: int = None      # the tick the supervisor restarts it, if it will
-    abandoned: object = None    # the tinyq.Job it held when it died
-    work: int = None            # ticks of work this job takes, when durations vary
-    next_beat: int = None       # the tick of its next heartbeat, when heartbeats are on
-    frozen_until: int = None    # the tick a stall ends: no heartbeats before it
-    stopping: bool = False      # a deploy's stop signal reached it: it claims nothing more
-    stop_by: int = None         # the tick it is killed if it is still busy
-    replaced: bool = False      # its restart is the deploy's new version
-
-
-class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, Simulation):
+class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, Libraries, Delivery,
+                QueueView, Simulation):
     NAME = "live-queue"
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
@@ -91,22 +77,26 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
                labels={"queue": "the queue only", "all": "what the chapters teach",
                        "heartbeats": "that, and heartbeats", "deploys": "that, and deploys",
                        "poison": "that, and a poison job",
-                       "retries": "that, and a busy service with a retry policy"}),
+                       "retries": "that, and a busy service with a retry policy",
+                       "library": "that, and your library's settings"}),
         seed_param(),
     ) + (live_queue_heartbeat.PARAMS + live_queue_deploy.PARAMS + live_queue_poison.PARAMS
-         + live_queue_retry.PARAMS)
+         + live_queue_retry.PARAMS + live_queue_delivery.params(MAX_JOBS))
+    PARAMS += live_queue_libraries.params(PARAMS)   # its help names the others' labels
     SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
     # The stall action's argument: how long a busy worker freezes.
     STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
                    "How long a stalled worker freezes: alive, but doing nothing.")
 
     def _start(self):
+        self._apply_library()   # a preset's defaults, before anything reads the parameters
         self.ticks = 0
         self.agenda = Agenda(self.clock)    # the world's next tick, 0.1 s on (simulation.py)
         self.agenda.schedule(1 / TICKS_PER_SECOND, "world", None)
         self.settings = {name: self.params[name] for name in self.SETTABLE}
         self._check_durations(self.params["duration"], self.params["duration_max"])
         self._start_retries()
+        self._start_delivery()
         # backoff in ticks: 1 s doubling, at most 300 s (tinyq's defaults, in seconds)
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
                                  max_attempts=self._queue_cap(), backoff_base=TICKS_PER_SECOND,
@@ -145,22 +135,6 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
     def next_time(self):
         return self.agenda.peek()
 
-    def _produce(self):
-        rate = self.settings["rate"]
-        if rate <= 0:
-            return
-        # Arrivals in one tick follow a Poisson distribution (Knuth's method, TAOCP vol. 2).
-        limit, arrivals, product = math.exp(-rate / TICKS_PER_SECOND), 0, self.rng.random()
-        while product > limit:
-            arrivals += 1
-            product *= self.rng.random()
-        room = MAX_JOBS - self.total
-        if arrivals and not room and not self.cap_reported:
-            self.cap_reported = True
-            self.emit(f"the producer stops: {MAX_JOBS:,} jobs is the most one run may hold")
-        if arrivals and room:
-            self._enqueue(min(arrivals, room))
-
     def _report_expired_leases(self, before):
         """Say which leases ran out in this tick: those that covered the previous tick and
         end before this one (the claim may take a job over once now > locked_until)."""
@@ -172,6 +146,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
             self.lapsed[job_id] = self.claimed_by.get(job_id)
             if holder is None:
                 why = "the worker that held it died; nobody is working on it"
+            elif self._holds_for_eta(holder) and holder.job.token == token:
+                why = f"worker {holder.number} holds it, waiting for its ETA"
             elif holder.state == "killed":
                 why = f"worker {holder.number}, which held it, is dead"
             else:
@@ -207,6 +183,7 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
             return
         elif worker.state == "claimed":
             worker.state, worker.until = "working", tick + (worker.work or self._work_ticks())
+            self._start_work(worker)   # acked now, if acks are early
         elif worker.state == "working" and self._is_poison(worker.job) \
                 and self.params["poison"] == "fails":
             self._poison_fails(worker)
@@ -233,6 +210,7 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         self.emit(f"worker {worker.number} claimed job {job.id}{again} "
                   f"(attempt {job.attempts}{token})")
         self._draw_work(worker)
+        self._hold_until_due(worker)   # a scheduled job a worker took early
         if self.rng.random() < self.settings["crash"]:
             span = CLAIM_TICKS + (worker.work or self._work_ticks()) + ACK_TICKS
             worker.crash_at = self.ticks + 1 + int(self.rng.random() * span)
@@ -252,6 +230,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
     def _ack(self, worker):
         job = worker.job
         try:
+            if self._lock_dropped(job):   # the reader dropped its lock: the ack cannot hold
+                raise tinyq.LeaseLost(f"job {job.id}'s lock was dropped")
             self.queue.ack(job)
         except tinyq.LeaseLost:
             self.refused += 1
@@ -263,7 +243,9 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
             self.done_attempts += job.attempts
             self.retried += job.attempts > 1
             self.acked.append(self.clock.now)
-            self.emit(f"worker {worker.number} acked job {job.id}: done")
+            did = "finished" if self._acked_early(job) else "acked"   # acked early, at its start
+            self.emit(f"worker {worker.number} {did} job {job.id}: done")
+            self.early.discard((job.id, job.token))
         worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
 
     def _die(self, worker, how):
@@ -277,6 +259,8 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         if held is None:
             self.emit(f"worker {worker.number} {how}")
             return
+        if self._lose(worker, held, how) or self._back_at_once(worker, held, how):
+            return   # acked early: lost; or the broker saw its connection close
         ends = self.queue.db.execute("SELECT locked_until FROM jobs WHERE id = ? AND token = ? "
                                      "AND status = 'running'", (held.id, held.token)).fetchone()
         if ends is None:  # it was slow, and its claim had already been taken over
@@ -290,15 +274,6 @@ class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, 
         else:
             self.emit(f"worker {worker.number} {how} holding job {held.id}: the job stays running "
                       f"until its lease runs out at {at} s")
-
-    def _enqueue(self, count):
-        first = self.total + 1
-        with tinyq.transaction(self.queue.db):
-            for _ in range(count):
-                self.queue.enqueue("send_email", {"n": len(self.emails)})
-                self.emails.append(0)
-        ids = f"job {first}" if count == 1 else f"jobs {first}–{first + count - 1}"
-        self.emit(f"{ids} enqueued")
 
     def _work_ticks(self):
         """Steps in `working`: the job's duration less the claim and the ack."""

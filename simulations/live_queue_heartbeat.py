@@ -57,13 +57,20 @@ class Heartbeats:
         (the worker has dropped it and is idle)."""
         if worker.next_beat is None or self.ticks < worker.next_beat or worker.job is None:
             return True
+        if self._acked_early(worker.job):
+            return True   # acked early: no lease left to renew
         if worker.frozen_until is not None and self.ticks < worker.frozen_until:
             return True   # a frozen process sends nothing
         every, grace = self.params["heartbeat"], self.params["grace"]
         job = worker.job
         try:
+            if self._lock_dropped(job):   # the reader dropped its lock: no renewal holds
+                raise tinyq.LeaseLost(f"job {job.id}'s lock was dropped")
             until = self.queue.extend(job, lease_ticks(every + grace))
         except tinyq.LeaseLost:
+            if self._carries_on(worker, job):   # Bull's way: it works on regardless
+                self.beats_refused += 1
+                return True
             self.emit(f"worker {worker.number}'s heartbeat for job {job.id} was refused: "
                       f"{self._claim_named(job)} no longer holds it, so the worker stops that job")
             worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None

@@ -19,7 +19,9 @@ from .ticks import in_seconds
 EXTRAS = {"heartbeats": ("heartbeat", "grace", "duration_max"),
           "deploys": ("deploy_at", "shutdown_grace", "hand_back"),
           "poison": ("poison", "max_attempts", "cap_counts"),
-          "retries": ("service_capacity", "backoff_base", "backoff_cap", "jitter")}
+          "retries": ("service_capacity", "backoff_base", "backoff_cap", "jitter"),
+          "library": ("library", "what_if", "ack", "eta", "eta_wait", "lost_claim", "orphan",
+                      "max_depth", "drop_lock")}
 EVERY_EXTRA = tuple(name for group in EXTRAS.values() for name in group)
 LEVELS = {
     "queue": ("token", "stall", "kill", "crash", "supervisor", "duplicate_emails", "acks_refused")   # ch. 3

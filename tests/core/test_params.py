@@ -102,7 +102,9 @@ def test_values_may_arrive_as_strings():
     casebook = {"heartbeat": 0.0, "grace": 1.0, "duration_max": 0.0, "deploy_at": 0.0,
                 "shutdown_grace": 0.0, "hand_back": False, "poison": "healthy", "max_attempts": 5,
                 "cap_counts": "claims", "service_capacity": 0, "backoff_base": 1.0,
-                "backoff_cap": 300.0, "jitter": True}   # the casebook's controls (issue 15), at their defaults
+                "backoff_cap": 300.0, "jitter": True,   # the casebook's controls, at their defaults
+                "ack": "late", "eta": 0.0, "eta_wait": "broker", "lost_claim": "stop",
+                "orphan": "lease", "max_depth": 0, "library": "none", "what_if": False}
     assert sim.params == {"workers": 3, "jobs": 4, "lease": 2.5, "duration": 2.0, "crash": 0.0,
                           "rate": 0.0, "supervisor": True, "level": "all", "seed": 12, **casebook}
     assert SIMULATIONS["live-queue"]({"workers": 4.0}).params["workers"] == 4
