@@ -26,3 +26,17 @@ def test_a_link_from_when_the_casebook_was_chapter_11_lands_on_its_box(real_page
     expect(real_page).to_have_url(re.compile(r"12-casebook\.html#pause-job-that-kills-its-worker$"))
     box = real_page.locator("#pause-job-that-kills-its-worker")
     expect(box.get_by_role("link", name="Pause and check 12.2")).to_be_in_viewport()
+
+
+def test_a_link_to_a_box_in_a_folded_aside_opens_the_fold(real_page, real_site):
+    """Chapter 5's shutdown and deploy boxes sit in folded "Going further" asides: a link made
+    when they stood unfolded, by declared id or by number, must still show the box."""
+    real_page.set_viewport_size({"width": 1000, "height": 600})
+    for fragment, declared in [("pause-renamed-argument", "pause-renamed-argument"),
+                               ("pause-5-6", "pause-deploy-during-a-long-job"),
+                               ("drills-5-3", "drills-graceful-shutdown")]:
+        real_page.goto("about:blank")   # a fresh load each time: no fold left open by the last
+        real_page.goto(real_site.at(f"05-leases.html#{fragment}"))
+        box = real_page.locator(f"#{declared}")
+        expect(box.locator("xpath=ancestor::details[contains(@class, 'aside')]")).to_have_attribute("open", "")
+        expect(box.locator(".callout-title").first).to_be_in_viewport()

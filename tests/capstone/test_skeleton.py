@@ -56,3 +56,17 @@ def test_each_stage_has_a_folded_stuck_box_in_the_chapter_and_the_walk_through_c
         box = f'<details class="aside">\n<summary>Stuck on stage {stage}? '
         assert chapter.count(box) == 1 and box in section, f"stage {stage}'s section has no stuck box"
     assert chapter.index("## Run the chaos") < chapter.index("## A walk through tinyq")
+
+
+def test_each_stuck_box_grades_its_help_a_nudge_then_the_shape_then_the_code_each_folded():
+    """A reader stuck on one detail opens a nudge, not the stage's answer (issue 37)."""
+    chapter = (CAPSTONE.parents[1] / "content" / "09-capstone.md").read_text(encoding="utf-8")
+    steps = ["Step 1, a nudge", "Step 2, the shape", "Step 3, the code"]
+    for stage in (1, 2, 3, 4):
+        box = chapter.split(f"<summary>Stuck on stage {stage}? ", 1)[1]
+        box = box.split("\n### ", 1)[0]
+        places = [box.find(f'<details class="aside">\n<summary>{step}') for step in steps]
+        assert all(place >= 0 for place in places) and places == sorted(places), (stage, places)
+        # the nudge and the shape hold no code block: the lines wait in step 3
+        assert "```python" not in box[places[0]:places[1]], f"stage {stage}'s nudge shows code"
+        assert box.count("<details") + 1 == box.count("</details>"), f"stage {stage}: folds unbalanced"

@@ -96,7 +96,7 @@ def test_hypothesis_crash_after_the_email_sends_it_twice_and_the_key_absorbs_it(
 
 
 def test_adyen_a_key_per_attempt_overcharges_30_dollars_and_a_stable_key_none():
-    as_it_happened, fixed = embeds("A key that changes with every try: Adyen")
+    as_it_happened, fixed = embeds("Duplicate authorizations after a timeout: Adyen")
     ledger = run_to_the_end(build(as_it_happened))["ledger"]
     assert (ledger["lost_replies"], ledger["overcharge"]) == (3, 30)
     ledger = run_to_the_end(build(fixed))["ledger"]
@@ -194,7 +194,7 @@ def test_sidekiq_splay_the_last_job_is_done_at_73_8_without_jitter_and_23_2_with
 
 
 def test_akash_no_key_charges_one_order_three_times_and_a_key_renewed_after_a_decline_once():
-    heading = "A key kept after a declined card: akash"
+    heading = "Charged three times, then refused: akash and odoo"
     as_it_happened, fixed = embeds(heading)
     assert {k: v for k, v in as_it_happened[1].items() if k != "key"} == \
            {k: v for k, v in fixed[1].items() if k != "key"}, "only the key may differ"

@@ -4,7 +4,8 @@ Save this file as tinyq.py in your capstone folder, beside check.py, and fill in
 marked STAGE 1 to STAGE 4, one stage at a time. After each stage, run `python3 check.py 1`
 (then 2, 3 and 4): it says in words what is still wrong. Everything not marked is written for you.
 Each STAGE comment says what its part must guarantee, not how to write it. Stuck? Chapter 9
-has a folded box "Stuck on stage N?" at the end of each stage's section, with the steps.
+has a folded box "Stuck on stage N?" at the end of each stage's section, with help in three
+steps, each folded on its own: a nudge, the shape, then the code.
 
 A job is a row of the table `jobs`, always in one of four states:
 
@@ -77,8 +78,8 @@ UPDATE jobs SET status = 'dead', locked_until = NULL,
 TOKEN_TAKEN = "UPDATE tokens SET last_token = last_token + 1"
 
 
-# STAGE 1: the claim, as ONE statement (UPDATE ... RETURNING), with the parameters :now,
-# :lease (seconds) and :worker. It takes at most one job and returns its id, kind, args,
+# STAGE 1: the claim, as ONE statement, so that no other worker can take the same job between
+# its choice and its change. Parameters :now, :lease (seconds) and :worker. It takes at most one job and returns its id, kind, args,
 # attempts and token, in that order. The job it takes becomes running, one more attempt
 # counted, under a lease that covers [now, now + lease], with claimed_at and claimed_by
 # saying when and by whom. Which job: a running one whose lease ran out (now is past its
@@ -152,8 +153,8 @@ def backoff(attempt, base, cap):
 
 def jitter(delay, rng):
     """Spread a delay (seconds) at random over [delay/2, delay] ("equal jitter"),
-    drawing from `rng`, a random.Random: half the delay, plus one draw of
-    rng.uniform(0, delay / 2), so a seeded run repeats the guide's waits exactly."""
+    drawing once from `rng`, a random.Random, never from the random module, so that a
+    seeded run repeats the guide's waits exactly (chapter 9, stage 2, names the draw)."""
     raise NotImplementedError("stage 2: write jitter(delay, rng)")
 
 
@@ -265,16 +266,14 @@ class Queue:
                                             "now": self.clock(), "delay": delay}).fetchall()
         return rows[0][0] if rows else None
 
-    # STAGE 1: run the claim statement (self.CLAIM_JOB) with the clock's time now and
-    # self.lease as it is now (shop.py may change it after the queue is made), through
-    # self._retrying(...), which takes a function it can call again while the database is
-    # busy. Return None when no job was due, else a Job built from the returned row, its
-    # args turned back from JSON into a dict.
+    # STAGE 1: claim one due job (self.CLAIM_JOB) as `worker`, at the clock's time now and
+    # under self.lease as it is now (shop.py may change it after the queue is made). A busy
+    # database makes it wait and try again (self._retrying), not fail. Returns None when no
+    # job was due, else that job as a Job, its args a dict again.
     # STAGE 2: the claim must first bury the jobs whose lease ran out on their last attempt
     # (self.BURY_EXPIRED: :now, :max_attempts), in the same transaction as the claim
     # (self.transaction(self.db)) and with the same `now`, so no lease can run out between.
-    # _retrying() must be able to rerun that whole transaction, and a lambda cannot hold a
-    # `with`: give it a small function of your own, written inside claim().
+    # A busy database reruns that whole transaction, never half of it.
     # STAGE 3: when a job was claimed, that transaction also records its token as taken
     # (self.TOKEN_TAKEN), so the next claim's token is larger still.
     def claim(self, worker=None):
@@ -336,8 +335,8 @@ class Queue:
 
     # STAGE 3: run one fenced finishing statement of this claim (statement: self.MARK_DONE
     # or another; params: what it needs besides :id and :token, which come from the job)
-    # through self._retrying(...). It must have changed exactly one row (the cursor's
-    # rowcount); if not, nothing was written and it raises LeaseLost.
+    # through self._retrying(...). It counts only if it changed exactly one row; if not,
+    # nothing was written and it raises LeaseLost.
     def _guarded(self, job, statement, params):
         raise NotImplementedError("stage 3: write Queue._guarded(job, statement, params)")
 
