@@ -16,6 +16,7 @@ from builder.pages import render_pages
 from builder.problems import BuildError, Problem, Problems
 from builder.search_index import search_documents
 from builder.sim_package import SimPackage
+from builder.source_links import check_source_links
 from builder.summary import load_summary
 from builder.theme import Theme
 
@@ -67,6 +68,9 @@ def build_site(config: Config) -> Report:
     unsafe = unsafe_output(config.out, config.root, (config.content, config.code, config.theme))
     if unsafe:   # before anything else: the build replaces the whole output folder
         raise BuildError([Problem(config.shown(config.out), None, f"not an output folder: {unsafe}")])
+    check_source_links([(config.content, config.root), (config.code, config.root),
+                        (config.simulations_dir, config.root), (config.theme, config.theme.parent)],
+                       config.shown, problems)
     theme = Theme(config.theme, problems, config.shown)
     sim_package = SimPackage(config, theme, problems)   # the widgets' Python and scripts
 
