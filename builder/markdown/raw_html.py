@@ -11,8 +11,9 @@ Each piece of raw HTML is read by Python's HTML parser, which decodes character 
 attribute values as a browser does, so `&#106;avascript:` and `java&#x09;script:` are seen as
 `javascript:`; a browser also drops tabs and newlines inside a URL (WHATWG URL), and so does the
 check. As a second net, the decoded text is searched for an event handler after any separator
-(`<img/onerror=...>`), and a piece that ends inside a tag (the browser would read the next block
-as that tag's attributes) is refused.
+(`<img/onerror=...>`) and for a script URL anywhere; elements whose content a browser reads as text
+(`xmp`, `noscript`, `textarea`, ...) are refused, and so is a piece that ends inside a tag (the
+browser would read the next block as that tag's attributes).
 """
 from __future__ import annotations
 
@@ -36,8 +37,13 @@ OTHER_ELEMENTS = {
     "svg": "can hold scripts and foreign references; put a figure in content/figures/",
     "math": "can hold links the check cannot follow; write the formula in text",
 }
+# Elements whose content a browser reads as plain text (or, for noscript, as text only while scripts
+# run), where this parser reads tags: `<xmp><p title="</xmp><a href=javascript:...>">` is one harmless
+# attribute to it and a live link to a browser. A chapter needs none of them.
+RAW_TEXT = {"xmp", "plaintext", "listing", "noscript", "noembed", "noframes", "textarea", "title", "template"}
 SCRIPT_URL = re.compile(r"^[\x00-\x20]*(?:javascript|vbscript|data):", re.IGNORECASE)
 URL_NOISE = re.compile(r"[\t\n\r]")
+ANY_SCRIPT_URL = re.compile(r"(?:java|vb)script:", re.IGNORECASE)   # the second net, anywhere
 HANDLER = re.compile(r"[\s/\"'`<](on[a-z]+)\s*=", re.IGNORECASE)   # the second net, on decoded text
 
 
@@ -51,6 +57,9 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in CSP_ELEMENTS:
             self.found.append(f"raw HTML {tag!r} {BLOCKED}")
+        elif tag in RAW_TEXT:
+            self.found.append(f"raw HTML <{tag}> is not allowed in a chapter: a browser reads what it holds "
+                              "differently from the build's check")
         elif tag in OTHER_ELEMENTS:
             self.found.append(f"raw HTML <{tag}> is not allowed in a chapter: it {OTHER_ELEMENTS[tag]}")
         for name, value in attrs:
@@ -71,9 +80,12 @@ def html_problems(content: str) -> list[str]:
     if reader.rawdata.lstrip().startswith("<"):   # the parser is still waiting for this tag's end
         found.append("raw HTML ends inside a tag: close it with '>' in the same block")
     reader.close()
-    match = HANDLER.search(URL_NOISE.sub("", html.unescape(content)))
+    decoded = URL_NOISE.sub("", html.unescape(content))
+    match = HANDLER.search(decoded)
     if match and not any(f"'{match[1].lower()}'" in problem for problem in found):
         found.append(f"raw HTML {match[1].lower()!r} {BLOCKED}")
+    if ANY_SCRIPT_URL.search(decoded) and not any("script or data URL" in problem for problem in found):
+        found.append(f"raw HTML holds a script URL ('javascript:') {BLOCKED}")
     return list(dict.fromkeys(found))
 
 

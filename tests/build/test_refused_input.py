@@ -197,3 +197,17 @@ def test_python_text_and_hidden_files_in_the_copied_folders_build(tmp_path):
     build_site(fixture_config(tmp_path / "site", root=book))
     assert sorted(p.name for p in (tmp_path / "site" / "code").iterdir() if p.suffix != ".json") == [
         "ex.py", "requirements.txt"]
+
+
+MUTATIONS = [   # a tag hidden in what this parser reads as an attribute, and a browser as text then a tag
+    ("xmp", '<div><xmp><p title="</xmp><a href=javascript:alert(1)>x</a>"></div>\n'),
+    ("noscript", '<div><noscript><p title="</noscript><a href=javascript:alert(1)>x</a>"></noscript></div>\n'),
+    ("textarea", '<div><textarea><p title="</textarea><img src=x onerror=alert(1)>"></textarea></div>\n'),
+]
+
+
+@pytest.mark.parametrize("name,chapter", MUTATIONS, ids=[m[0] for m in MUTATIONS])
+def test_a_tag_hidden_in_a_raw_text_element_is_refused(tmp_path, name, chapter):
+    found = _refused(make_book(tmp_path / "book", {**GOOD, "a.md": "Text.\n\n" + chapter}), _good_site(tmp_path),
+                     f"content/a.md:3: raw HTML <{name}> is not allowed in a chapter")
+    assert len([p for p in found if p.startswith("content/a.md:3:")]) == 2, found   # and the second net
