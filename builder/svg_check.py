@@ -24,7 +24,7 @@ RUNS = {"script": "a <script> element (it runs when the file is opened at its ow
         "foreignobject": "a <foreignObject> element (it holds HTML, which can run or fetch)",
         "handler": "an event-handler attribute"}
 URL_ATTRIBUTES = {"href", "src"}
-CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)|@import", re.IGNORECASE | re.DOTALL)
+CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)|@import|image-set\(|\bsrc\(", re.IGNORECASE | re.DOTALL)
 CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)", re.DOTALL)
 SCRIPT_URL = re.compile(r"(?:java|vb)script:", re.IGNORECASE)
 URL_NOISE = re.compile(r"[\t\n\r]")   # browsers drop these from anywhere in a URL (WHATWG URL)
@@ -47,6 +47,8 @@ def _css_problems(css: str) -> list[str]:
     for match in CSS_URL.finditer(decoded):
         if match[0].lower() == "@import":
             found.append("a CSS @import (it fetches another stylesheet)")
+        elif not match[0].lower().startswith("url("):   # image-set("a.png" 1x), src("a.png"): strings
+            found.append(f"a CSS {match[0].strip().lower()}...) (it fetches a file; a figure draws its own)")
         elif leaves_the_file(match[2]):
             found.append(f"a CSS url({match[2]!r}) outside the figure (only url(#id) is allowed)")
     return found

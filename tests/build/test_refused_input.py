@@ -40,6 +40,8 @@ SVG_ATTACKS = [
      "content/figures/chart.svg:2: a CSS url('//evil.example/p') outside the figure"),
     ("svg css import", SVG + '<style>@import "https://evil.example/a.css";</style>\n</svg>\n',
      "content/figures/chart.svg:2: a CSS @import"),
+    ("svg css image-set", SVG + '<style>rect { fill: -webkit-image-set("https://evil.example/p.png" 1x) }</style>\n</svg>\n',
+     "content/figures/chart.svg:2: a CSS image-set(...)"),
     ("svg foreignObject", SVG + '<foreignObject width="5" height="5"><p xmlns="http://www.w3.org/1999/xhtml">x</p>'
                                 '</foreignObject>\n</svg>\n',
      "content/figures/chart.svg:2: a <foreignObject> element"),
