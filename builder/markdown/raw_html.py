@@ -100,5 +100,7 @@ def _check(state: StateCore) -> None:
         if token.type == "inline":
             pieces = [(token, c.content) for c in token.children or [] if c.type == "html_inline"]
         for owner, content in pieces:
+            # A caption or fallback text is parsed on its own (env.parse_inline): its line is the env's.
+            line = state.env.get("inline_line") if state.inlineMode else block_line(owner)
             for problem in html_problems(content):
-                report(state.env, block_line(owner), problem)
+                report(state.env, line, problem)

@@ -71,6 +71,8 @@ HTML_ATTACKS = [
      "content/a.md:3: raw HTML <link> is not allowed"),
     ("html meta refresh", 'Text.\n\n<meta http-equiv="refresh" content="0;url=https://evil.example/">\n',
      "content/a.md:3: raw HTML <meta> is not allowed"),
+    ("html in a simulation's caption", "Text.\n\n```sim counter\nworkers: 2\n---\nA caption\nwith <img src=x onerror=alert(1)>.\n```\n",
+     "content/a.md:6: raw HTML 'onerror'"),
     ("html tag left open into the next block", "Text.\n\n<div>\n<img src=x\n\nonerror=alert(1)>\n",
      "content/a.md:3: raw HTML ends inside a tag"),
 ]
