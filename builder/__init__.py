@@ -12,10 +12,12 @@ from builder.config import Config
 from builder.crosscheck import check_book
 from builder.markdown import make_markdown
 from builder.output import staging, unsafe_output, write_json, write_pages
+from builder.page_files import check_page_files
 from builder.pages import render_pages
 from builder.problems import BuildError, Problem, Problems
 from builder.search_index import search_documents
 from builder.sim_package import SimPackage
+from builder.source_links import check_source_links
 from builder.summary import load_summary
 from builder.theme import Theme
 
@@ -67,6 +69,10 @@ def build_site(config: Config) -> Report:
     unsafe = unsafe_output(config.out, config.root, (config.content, config.code, config.theme))
     if unsafe:   # before anything else: the build replaces the whole output folder
         raise BuildError([Problem(config.shown(config.out), None, f"not an output folder: {unsafe}")])
+    check_source_links([(config.content, config.root), (config.code, config.root),
+                        (config.simulations_dir, config.root), (config.theme, config.theme.parent)],
+                       config.shown, problems)
+    check_page_files([config.code, config.simulations_dir], config.shown, problems)
     theme = Theme(config.theme, problems, config.shown)
     sim_package = SimPackage(config, theme, problems)   # the widgets' Python and scripts
 

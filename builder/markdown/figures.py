@@ -23,6 +23,7 @@ from markdown_it.token import Token
 
 from builder.markdown.env import block_line, report
 from builder.markdown.text import inline_text
+from builder.svg_check import svg_problems
 
 FOLDER = "figures"   # inside content/, and inside site/
 
@@ -88,9 +89,19 @@ def _check(env: dict, src: str, alt: str, line: int | None, content: Path) -> di
     if not file.is_file():
         report(env, line, f"figure {src!r}: content/{relative} does not exist")
         return None
+    if not file.resolve().is_relative_to(content.parent.resolve()):
+        report(env, line, f"figure {src!r}: content/{relative} is a symbolic link out of the repository "
+                          "(the build publishes only the repository's own files)")
+        return None
     size = _size(file)
     if isinstance(size, str):
         report(env, line, f"figure {src!r}: {size}")
+        return None
+    unsafe = svg_problems(file.read_bytes())
+    for svg_line, message in unsafe:   # at the figure's own line: that is where the fix goes
+        env["problems"].add(f"content/{relative}", svg_line,
+                            f"{message}: a figure holds drawing, text and styles, nothing that runs or fetches")
+    if unsafe:
         return None
     env["figures"].append({"line": line, "source": relative})
     return {"src": relative, "alt": alt, "width": size[0], "height": size[1]} if alt else None

@@ -104,6 +104,10 @@ def _select(env: dict, root: Path, path: str, options: list[str], line: int | No
     if not file.is_file():
         report(env, line, f"{path!r}: no such file")
         return None
+    if not file.resolve().is_relative_to(root.resolve()):
+        report(env, line, f"{path!r}: a symbolic link out of the repository "
+                          "(the build publishes only the repository's own files)")
+        return None
     try:
         source = read_text(file)
     except NotUTF8 as error:

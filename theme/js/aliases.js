@@ -12,8 +12,19 @@ try {
 }
 const known = (id) => Object.hasOwn(aliases, id);
 
+// An address is whatever was typed or sent: a "%" that starts no escape (#%, #%E0%A4%A) makes
+// decodeURIComponent throw, which stopped this script before it rewrote anything. Such a fragment
+// is taken as written (no id has a "%", so it matches none), and the query is still rewritten.
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 const url = new URL(location.href);
-const fragment = decodeURIComponent(url.hash.slice(1));
+const fragment = decoded(url.hash.slice(1));
 let changed = false;
 let renamed = false;
 if (known(fragment)) {

@@ -1,41 +1,116 @@
 // The run in the URL (mixed into Widget, widget.js): "Copy link" writes the parameters, the
 // reader's actions and the time reached (permalink.js); opening such a link replays the actions
 // at their times and runs on to that time: the same run, as the simulations are deterministic.
+//
+// A link is text anyone can write, and replaying it runs by itself, before the reader has pressed
+// anything: one naming a far time and a moment to travel back to kept a page busy for ten minutes.
+// So a replay is bounded: at most REPLAY_CALLS requests to run the simulation on (each one at most
+// the simulation's own MAX_RUN_STEPS steps, simulations/simulation.py, so a bounded stretch of
+// virtual time) and at most REPLAY_SECONDS of the reader's time; the link's actions are at most
+// MAX_ACTIONS already (permalink.js). Beyond a bound the replay stops where it got to and says so
+// next to the widget. It stops too when the reader presses "Stop replaying" (shown while it runs)
+// or leaves the page (pagehide: a page kept in the back/forward cache does not go on replaying).
 
-import { seconds, setText, thousands } from "./dom.js";
+import { el, seconds, setText, thousands } from "./dom.js";
 import { writeLink } from "./permalink.js";
 
+const REPLAY_CALLS = 40;     // run requests one replay may make: 40 minutes of a live queue's time
+const REPLAY_SECONDS = 20;   // wall-clock seconds one replay may take
+
+/** A fresh replay's count of run requests, its start (ms) and why it stopped (null: it has not). */
+function newBounds() {
+  return { calls: 0, started: performance.now(), stop: null };
+}
+
 export class LinkReplay {
+  /** Replay `actions` ([{time, name, args}]), run on to `time` (seconds) and go to `moment`
+      ({time, nth} or null). Returns true when the whole run was replayed, false when it stopped
+      early (a refusal, a bound, the reader's Stop, or the page left: each said in the widget). */
   async replay({ actions, time, moment }) {
-    for (const action of actions) {
-      if (!(await this.runUntil(action.time))) return;
-      const reply = await this.send({ op: "act", name: action.name, args: action.args });
-      if (!reply.ok) {
-        const back = await this.send({ op: "create", sim: this.sim, params: { ...this.chapter } });
-        if (!back.ok) return this.bug(back);
-        this.params = { ...this.chapter };
-        this.log.clear();
-        this.started(back.snapshot);
-        this.say(`This page's link asked for an action the simulation refused (${reply.error.message}), so it shows the chapter's own settings.`);
-        return;
+    const replay = this.startReplay();
+    replay.target = Math.max(time || 0, ...actions.map((action) => action.time));
+    try {
+      for (const [done, action] of actions.entries()) {
+        if (!(await this.runUntil(action.time, replay))) return this.replayStopped(replay, done, actions.length);
+        if (replay.stop) return this.replayStopped(replay, done, actions.length);
+        const reply = await this.send({ op: "act", name: action.name, args: action.args });
+        if (!reply.ok) {
+          const back = await this.send({ op: "create", sim: this.sim, params: { ...this.chapter } });
+          if (!back.ok) return this.bug(back);
+          this.params = { ...this.chapter };
+          this.log.clear();
+          this.started(back.snapshot);
+          this.say(`This page's link asked for an action the simulation refused (${reply.error.message}), so it shows the chapter's own settings.`);
+          return false;
+        }
+        this.actions.push(action);
+        this.apply(reply.snapshot);
       }
-      this.actions.push(action);
-      this.apply(reply.snapshot);
+      if (time && !(await this.runUntil(time, replay))) return this.replayStopped(replay, actions.length, actions.length);
+      if (replay.stop) return this.replayStopped(replay, actions.length, actions.length);
+      if (moment && !(await this.seekMoment(moment))) return false;
+    } finally {
+      this.endReplay(replay);
     }
-    if (time) await this.runUntil(time);
-    if (moment && !(await this.seekMoment(moment))) return;
     this.say(moment
       ? `This is the run the link recorded, at the moment it names (${this.snapshot.travel.words}). Press Play to go on, or Reset to start it again.`
       : "This is the run the link recorded. Press Play to go on, or Reset to start it again.");
+    return true;
   }
 
-  async runUntil(time) {
-    for (let calls = 0; calls < 1000; calls += 1) {
+  /** Run on to `time` (seconds) within the replay's bounds: true once there, false when a bound,
+      the reader or the page stopped it (replay.stop says which) or the simulation failed. */
+  async runUntil(time, replay = newBounds()) {
+    while (!replay.stop) {
+      if (replay.calls >= REPLAY_CALLS) replay.stop = "calls";
+      else if (performance.now() - replay.started > REPLAY_SECONDS * 1000) replay.stop = "seconds";
+      if (replay.stop) break;
+      replay.calls += 1;
       const reply = await this.send({ op: "run", until: time });
       if (!reply.ok) return this.bug(reply) && false;
       this.apply(reply.snapshot);
       if (reply.reached) return true;
     }
+    return false;
+  }
+
+  /** A replay's bookkeeping, the "Stop replaying" button in the loading panel, and the page's
+      pagehide: each can end it (replay.stop: "calls" | "seconds" | "reader" | "left"). */
+  startReplay() {
+    const replay = newBounds();
+    replay.leave = () => { replay.stop ||= "left"; };
+    window.addEventListener("pagehide", replay.leave);
+    const panel = this.body.querySelector(".sim-launch-loading");
+    if (panel && this.state === "loading") {
+      setText(this.part("progress-text"), "Replaying the run…");
+      replay.button = el("button", { type: "button", class: "sim-button", "data-part": "replay-stop" }, "Stop replaying");
+      replay.button.addEventListener("click", () => { replay.stop ||= "reader"; });
+      panel.append(replay.button);
+    }
+    return replay;
+  }
+
+  endReplay(replay) {
+    window.removeEventListener("pagehide", replay.leave);
+    if (!replay.button) return;
+    const focused = replay.button === document.activeElement;
+    replay.button.remove();
+    // Not lost to <body>: to the panel's text, which setState("ready") hands on to Play (widget.js).
+    if (focused) this.part("progress-text")?.focus();
+  }
+
+  /** The replay stopped after `done` of `total` actions: say why, and what the widget shows. */
+  replayStopped(replay, done, total) {
+    if (!replay.stop) return false;   // the simulation failed: bug() has said so
+    const why = {
+      calls: "This run goes on longer than a page replays by itself, so the replay stopped",
+      seconds: `Replaying this run took more than ${REPLAY_SECONDS} seconds, so the replay stopped`,
+      reader: "The replay stopped, as you asked,",
+      left: "The replay stopped when the page was left,",
+    }[replay.stop];
+    const actionsDone = total ? `, after ${done} of its ${total} actions` : "";
+    this.say(`${why} at ${seconds(this.snapshot.time)} s of ${seconds(replay.target)} s${actionsDone}. ` +
+             "Press Play to go on from there, or Reset to start again.");
     return false;
   }
 

@@ -34,8 +34,9 @@ export class Rebuild {
     this.params = saved.params;
     this.log.clear();
     this.started(reply.snapshot);
-    await this.replay({ actions: saved.actions, time: saved.time });
+    const whole = await this.replay({ actions: saved.actions, time: saved.time });
     this.setState("ready");
+    if (!whole) return;   // a replay is bounded (link-replay.js): it has said where it stopped
     const words = "Python was restarted (a run elsewhere on this page took too long); this simulation " +
                   "was rebuilt where it was. Press Play to go on.";
     this.say(words);
