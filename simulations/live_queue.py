@@ -35,7 +35,7 @@ from .live_queue_deploy import Deploys
 from .live_queue_heartbeat import Heartbeats
 from .live_queue_poison import Poison
 from .live_queue_retry import Retries
-from .live_queue_view import LEVELS, QueueView
+from .live_queue_view import LEVELS, QueueView, live_queue_view
 from .params import boolean, choice, integer, number, seed_param, show_number
 from .simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
 from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
@@ -67,6 +67,7 @@ class Worker:
 
 class LiveQueue(ReaderActions, Heartbeats, Deploys, Poison, Retries, QueueView, Simulation):
     NAME = "live-queue"
+    VIEW = staticmethod(live_queue_view)
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
     RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (live_queue_actions.py)

@@ -1,9 +1,11 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
-the workers' cards. A mixin of LiveQueue (live_queue.py), which holds the state it reads."""
+the workers' cards. QueueView is a mixin of LiveQueue (live_queue.py), which holds the state it
+reads; live_queue_view() turns its snapshot into the words and numbers shown (view.py)."""
 from .live_queue_picture import claims, picture
 from .params import ParamError
 from .simulation import UNFINISHED_JOBS, plural, require_int
 from .ticks import in_seconds
+from .view import bad_if, chip, dash, secs, table, tile, view
 
 # What an embed shows, by how far the guide has got (its `level:`): level -> the parts it keeps
 # back until a later chapter teaches them. The run is the same whatever the level (a hidden setting
@@ -252,3 +254,38 @@ class QueueView:
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},
                 "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]]),
                 "picture": picture(self, rows)}
+
+
+def live_queue_view(s):
+    """The snapshot's "view" (view.py): the figures, the two charts' captions and the jobs
+    table, without what the embed's level keeps back (the snapshot's "hidden")."""
+    stats, hidden = s["stats"], s["hidden"]
+    rate = secs(stats["throughput"])
+    figures = [
+        tile("depth", "Queue depth", f"{plural(stats['depth'], 'job')} waiting", group="depth"),
+        tile("age", "Oldest waiting job", f"{secs(stats['oldest_wait'])} s old", group="age"),
+        tile("running", "Running", str(stats["running"])),
+        tile("done", "Done", str(stats["done"])),
+        tile("dead", "Dead", str(stats["dead"])),
+        tile("throughput", "Throughput", f"{rate} {'job' if rate == '1' else 'jobs'}/s"),
+        tile("attempts_per_job", "Attempts per done job", dash(stats["attempts_per_job"], secs)),
+        tile("retried", "Done after a retry", str(stats["retried"])),
+        tile("emails_sent", "Emails sent", str(stats["emails_sent"])),
+        tile("duplicate_emails", "Duplicate emails", str(stats["duplicate_emails"]),
+             bad_if(stats["duplicate_emails"] > 0)),
+        tile("acks_refused", "Acks refused", str(stats["acks_refused"]),
+             bad_if(stats["acks_refused"] > 0)),
+    ]
+    token = "token" not in hidden
+    columns = ["Job", "Status", "Attempts", "Lease left (s)", "Worker"] + (["Token"] * token)
+    rows = [(job["id"], [str(job["id"]), chip(job["status"]), str(job["attempts"]),
+                         dash(job["lease_left"], secs), dash(job["worker"])]
+             + [dash(job["token"])] * token
+             + [{"text": str(job["emails"]), "tone": bad_if(job["emails"] > 1)}])
+            for job in s["jobs"]]
+    shown = s["table"]
+    note = shown["note"] if shown["pages"] > 1 or shown["view"] != "watch" else ""
+    jobs = table("jobs", "Jobs", columns + ["Emails"], rows, note=note, empty="No jobs yet.")
+    # The picture's words (its aria-label) are the picture module's (live_queue_picture.py).
+    return view(figures=[f for f in figures if f["key"] not in hidden], tables=[jobs],
+                outcome=s["outcome"])

@@ -5,12 +5,12 @@
 // small charts over the last minute of virtual time: queue depth and the age of the oldest
 // waiting job. Snapshot keys: docs/simulations.md, "live-queue".
 
-import { el, perSecond, seconds, setAttr, setText, syncRows, thousands } from "./dom.js";
+import { el, seconds, setAttr, setText, thousands } from "./dom.js";
 import { QueuePicture } from "./live-queue-picture.js";
 import { Sparkline } from "./sparkline.js";
+import { drawFigures, drawTable } from "./view.js";
 import { Widget } from "./widget.js";
 
-const DASH = "—";
 // While playing, the picture, the charts and the figures are drawn at most this often (ms): a
 // token glides between its places (a CSS transition), so fewer frames of it cost the page less
 // and show the same (issue 19). Paused, every snapshot is drawn.
@@ -217,17 +217,9 @@ export default class LiveQueueWidget extends Widget {
 
   drawJobs(s) {
     const last = this.shown && this.shown.jobs;
-    if (!(last && last.s === s) && this.detailsDue("jobs") && !this.drawn("jobs", s, "")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
-      String(job.id),
-      { text: job.status, chip: `sim-chip status-${job.status}` },
-      String(job.attempts),
-      job.lease_left === null ? DASH : seconds(job.lease_left),
-      job.worker === null ? DASH : String(job.worker),
-      { text: job.token === null ? DASH : String(job.token), className: "lq-token" },
-      { text: String(job.emails), className: job.emails > 1 ? "sim-bad" : "" },
-    ]);
-    this.part("jobs-empty").hidden = s.jobs.length > 0;
-    setText(this.part("jobs-note"), s.table.pages > 1 || s.table.view !== "watch" ? s.table.note : "");
+    if (!(last && last.s === s) && this.detailsDue("jobs") && !this.drawn("jobs", s, "")) {
+      drawTable(this.body, s.view.tables[0]);   // the jobs table (live_queue_view.py)
+    }
   }
 
   /** The charts and the figures: every snapshot's values are recorded (the peaks are exact), and
@@ -242,27 +234,9 @@ export default class LiveQueueWidget extends Widget {
     this.age.mark(marks);
     this.depth.draw();
     this.age.draw();
-    setText(this.part("depth"), thousands(stats.depth));
+    drawFigures(this.body, s.view);   // the figures and the charts' captions (live_queue_view.py)
     setText(this.part("depth-peak"), `(highest ${thousands(this.depth.peak)})`);
-    setText(this.part("age"), `${seconds(stats.oldest_wait)} s`);
     setText(this.part("age-peak"), `(highest ${seconds(this.age.peak)} s)`);
-    const shown = {
-      running: String(stats.running),
-      done: String(stats.done),
-      dead: String(stats.dead),
-      throughput: perSecond(stats.throughput, "job"),
-      attempts_per_job: stats.attempts_per_job === null ? DASH : seconds(stats.attempts_per_job),
-      retried: String(stats.retried),
-      emails_sent: String(stats.emails_sent),
-      duplicate_emails: String(stats.duplicate_emails),
-      acks_refused: String(stats.acks_refused),
-    };
-    for (const cell of this.part("stats").querySelectorAll("[data-stat]")) {
-      setText(cell, shown[cell.dataset.stat]);
-      const bad = (cell.dataset.stat === "duplicate_emails" && stats.duplicate_emails > 0) ||
-                  (cell.dataset.stat === "acks_refused" && stats.acks_refused > 0);
-      cell.classList.toggle("sim-bad", bad);
-    }
   }
 }
 
