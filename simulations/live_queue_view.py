@@ -16,7 +16,7 @@ from .view import bad_if, chip, dash, secs, table, tile, view
 #               that kills still replays: the act itself is allowed)
 #   crash, supervisor           the fields "Crash chance per job" and "Restart dead workers" (ch. 6, 9)
 #   duplicate_emails, acks_refused          the figures of those names (chapters 4 and 5)
-# The casebook's controls (issue 15), by the level that shows them: chapters 3 to 10 keep them
+# The casebook's controls, by the level that shows them: chapters 3 to 10 keep them
 # back, and a case's embed (content/12-casebook.md) shows the group it needs.
 EXTRAS = {"heartbeats": ("heartbeat", "grace", "duration_max"),
           "deploys": ("deploy_at", "shutdown_grace", "hand_back"),
@@ -30,13 +30,13 @@ LEVELS = {
     **{level: tuple(n for n in EVERY_EXTRA if n not in group) for level, group in EXTRAS.items()},
 }
 
-MAX_ROWS = 50             # job rows in one snapshot: a page of the table (issue 19)
+MAX_ROWS = 50             # job rows in one snapshot: a page of the table (a bigger one cost a frame)
 THROUGHPUT_WINDOW = 10.0  # seconds of history behind the throughput figure
 
 # The rows a snapshot shows when there are too many: running, then waiting, then finished. Each
 # status is written out, not bound as a parameter, so SQLite can answer from tinyq's partial indexes
 # (jobs_due, jobs_leased) rather than read all 5,000 rows: with 64 workers and 5,000 jobs that was
-# most of a snapshot, and a snapshot most of a frame (issue 19, bench/bench_widgets.py "rows").
+# most of a snapshot, and a snapshot most of a frame (bench/bench_widgets.py "rows").
 COUNT_QUEUED = "SELECT count(*) FROM jobs WHERE status = 'queued'"
 COUNT_RUNNING = "SELECT count(*) FROM jobs WHERE status = 'running'"
 ROWS_RUNNING = "SELECT id FROM jobs WHERE status = 'running'"   # from jobs_leased; sorted here
@@ -173,7 +173,7 @@ class QueueView:
             "emails_sent": self.emails_sent,
             "duplicate_emails": self.duplicates,
             "acks_refused": self.refused,
-            # the casebook's controls (issue 15): heartbeats, a deploy, a poison job (job 1)
+            # the casebook's controls: heartbeats, a deploy, a poison job (job 1)
             "heartbeats": self.beats,
             "heartbeats_refused": self.beats_refused,
             "handed_back": self.handed_back,

@@ -218,7 +218,7 @@ class Simulation:
 
     def still(self):
         """Why nothing moves now that the run is finished, and what the reader can do, in
-        words: the page shows it beside Step, which it disables then (issue 23)."""
+        words: the page shows it beside Step, which it disables then."""
         return "Nothing more happens: this run is over. Press Reset to watch it again."
 
     def lease_left(self, status, locked_until):

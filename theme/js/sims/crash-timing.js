@@ -41,7 +41,7 @@ export default class CrashTimingWidget extends Widget {
     return params;
   }
 
-  /** Choosing where A dies answers at once (issue 22): the new run goes straight to its end, as
+  /** Choosing where A dies answers at once: the new run goes straight to its end, as
       "Run to the end" does; Reset goes back to its start to step through it. */
   async applyField(name) {
     const before = this.snapshot;

@@ -26,7 +26,7 @@ export function svg(tag, attributes = {}) {
 /** Set a node's text only when it changed (cheap to call every frame). A node holding one text
     node keeps it and has its data changed: textContent would replace it with a new one, which
     the browser must give a new layout object (a style recalculation), where new data is only laid
-    out again (issue 19: dozens of texts change every frame while a live queue plays). */
+    out again (dozens of texts change every frame while a live queue plays). */
 export function setText(node, text) {
   if (!node) return;
   const only = node.firstChild;

@@ -13,7 +13,7 @@ import { Widget } from "./widget.js";
 
 // While playing, the picture, the charts and the figures are drawn at most this often (ms): a
 // token glides between its places (a CSS transition), so fewer frames of it cost the page less
-// and show the same (issue 19). Paused, every snapshot is drawn.
+// and show the same. Paused, every snapshot is drawn.
 const PICTURE_MS = 50;
 
 export default class LiveQueueWidget extends Widget {
@@ -34,7 +34,7 @@ export default class LiveQueueWidget extends Widget {
     const view = this.part("table-view");
     view.addEventListener("change", () => this.showTable(view.value, 1));
     // The workers' cards and the jobs table sit in a <details> below the picture: while the run
-    // plays they are drawn only as often as a reader can follow them (issue 19), and at once when
+    // plays they are drawn only as often as a reader can follow them, and at once when
     // they come back into view or are unfolded.
     const details = this.part("details");
     this.detailsInView = true;
@@ -101,7 +101,7 @@ export default class LiveQueueWidget extends Widget {
   draw(s) {
     // A snapshot drawn already (a trailing redraw, a change of state) is drawn again only when
     // what else a part shows changed (`key`: whether the widget is ready; for the cards, also the
-    // room the picture's boxes give their buttons): the same input draws the same (issue 19).
+    // room the picture's boxes give their buttons): the same input draws the same.
     const key = `${this.ready}`;
     const frame = this.due("picture", PICTURE_MS);
     if (frame && (this.pictureInView || !this.playing) && !this.drawn("picture", s, key)) {
@@ -109,7 +109,7 @@ export default class LiveQueueWidget extends Widget {
     }
     this.drawLevel(s);
     // While playing, the cards and the table take turns: both at once changed some 180 texts in
-    // one frame with 64 workers, and that frame's layout was a long task (issue 19).
+    // one frame with 64 workers, and that frame's layout was a long task.
     // The table's turn comes with the next snapshot, or a moment later if none comes.
     if (!(this.drawWorkers(s, `${key} ${this.picture.buttonRoom()}`) && this.playing)) this.drawJobs(s);
     else this.trailing ||= setTimeout(() => {
