@@ -1,7 +1,7 @@
 """What the crash-timing widget shows in words (view.py's shape): the job's row in the queue and
 the sentence under the outcome naming each effect (who produced it, when, and whether it repeated
 one), from a snapshot of crash_timing.py. The lanes are crash_timing_picture.py's."""
-from .view import chip, dash, note, secs, table, view
+from .view import chip, dash, key_item, note, secs, table, view
 
 
 def effects_words(s):
@@ -37,4 +37,8 @@ def crash_timing_view(s):
             for job in s["jobs"]]
     jobs = table("jobs", "The job in the queue", columns, rows,
                  empty="No job yet: the producer has not enqueued it.")
-    return view(tables=[jobs], outcome=s["outcome"], notes=[note("effects", effects_words(s))])
+    key = [key_item("lease", "lease", ("ct-key-lease", "")),
+           key_item("work", "working on the job", ("ct-key-work", "")),
+           key_item("late", "still working after the lease ran out", ("ct-key-late", ""))]
+    return view(tables=[jobs], outcome=s["outcome"], notes=[note("effects", effects_words(s))],
+                key=key)

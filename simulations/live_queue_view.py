@@ -5,7 +5,7 @@ from .live_queue_picture import claims, picture
 from .params import ParamError
 from .simulation import UNFINISHED_JOBS, plural, require_int
 from .ticks import in_seconds
-from .view import bad_if, chip, dash, secs, table, tile, view
+from .view import bad_if, chip, dash, key_item, secs, table, tile, view
 
 # What an embed shows, by how far the guide has got (its `level:`): level -> the parts it keeps
 # back until a later chapter teaches them. The run is the same whatever the level (a hidden setting
@@ -286,6 +286,14 @@ def live_queue_view(s):
     shown = s["table"]
     note = shown["note"] if shown["pages"] > 1 or shown["view"] != "watch" else ""
     jobs = table("jobs", "Jobs", columns + ["Emails"], rows, note=note, empty="No jobs yet.")
+    key = [
+        key_item("token", "a job: queue, then a worker, then done (or dead)", ("lqp-key-token", "7")),
+        key_item("lease", "its lease running out", ("lqp-key-ring", ""), ("lqp-key-bar", "")),
+        key_item("kill", "**2nd try** its second claim (**was worker 1**: once worker 1’s lease ran "
+                         "out; a small box says **2nd**, and **5** for worker 5)"),
+        key_item("duplicate_emails", "its email sent twice", ("lqp-key-dup", "✉×2")),
+        key_item("acks_refused", "an ack refused", ("lqp-key-refused", "red box")),
+    ]
     # The picture's words (its aria-label) are the picture module's (live_queue_picture.py).
     return view(figures=[f for f in figures if f["key"] not in hidden], tables=[jobs],
-                outcome=s["outcome"])
+                outcome=s["outcome"], key=[k for k in key if k["key"] not in hidden])

@@ -25,6 +25,9 @@ adding a tile here; neither drawing changes.
       "outcome": sentence     the run's result in one line
       "alt":     text         the picture in words, for a reader who cannot see it
       "notes":   [{key, text}]  sentences of the widget's own places (crash timing's effects)
+      "key":     [item]       the picture's key: item = {key, samples: [{class, text}], text},
+                              each sample a mark drawn as the picture draws it (its class), then
+                              the words; **a phrase** between double asterisks is in bold
     }
 """
 
@@ -53,10 +56,15 @@ def table(key, caption, columns, rows, note="", empty=""):
             "rows": [{"key": str(k), "cells": cells} for k, cells in rows]}
 
 
-def view(figures=(), tables=(), outcome="", alt="", notes=()):
+def view(figures=(), tables=(), outcome="", alt="", notes=(), key=()):
     """The snapshot's "view" (see the module's docstring)."""
     return {"figures": list(figures), "tables": list(tables), "outcome": outcome, "alt": alt,
-            "notes": list(notes)}
+            "notes": list(notes), "key": list(key)}
+
+
+def key_item(key, text, *samples):
+    """One entry of the picture's key: samples as (class, text) pairs, then the words."""
+    return {"key": key, "samples": [{"class": c, "text": t} for c, t in samples], "text": text}
 
 
 def dash(value, shown=str):

@@ -3,6 +3,8 @@ drawn by the build's Jinja macros (theme/templates/sim/_view.html, through the b
 Theme.render_sim) and by the one JavaScript renderer (theme/js/sims/view.js, the module the
 site serves, in real Chromium) gives the same words, numbers, classes and structure.
 
+The picture's key is part of the view too, and compared the same way.
+
 Each case renders two snapshots of one run with Jinja: its start (S0) and a later moment (S1).
 The page holds both; view.js then draws S1's view over S0's drawing, and what it drew must equal
 what Jinja drew for S1, figure for figure, cell for cell (rows added, removed and changed, and,
@@ -32,6 +34,7 @@ EXTRACT = """root => {
     empty: [...root.querySelectorAll("[data-view-empty]")].map((p) => [p.hidden, p.textContent]),
     notes: [...root.querySelectorAll("p[data-view-note]")].map((p) => [p.dataset.viewNote, p.hidden, p.textContent]),
     alt: [...root.querySelectorAll("[data-view-alt]")].map((node) => node.textContent),
+    key: [...root.querySelectorAll("[data-view-key]")].map((box) => box.innerHTML),
     outcome: root.querySelector('[data-part="outcome"]').textContent,
   };
 }"""

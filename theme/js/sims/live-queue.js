@@ -8,7 +8,7 @@
 import { el, seconds, setAttr, setText, thousands } from "./dom.js";
 import { QueuePicture } from "./live-queue-picture.js";
 import { Sparkline } from "./sparkline.js";
-import { drawFigures, drawTable } from "./view.js";
+import { drawFigures, drawKey, drawTable } from "./view.js";
 import { Widget } from "./widget.js";
 
 // While playing, the picture, the charts and the figures are drawn at most this often (ms): a
@@ -108,6 +108,7 @@ export default class LiveQueueWidget extends Widget {
       this.picture.show(s, this.ready);   // at the next animation frame
     }
     this.drawLevel(s);
+    drawKey(this.body, s.view);   // the picture's key, without what the level keeps back
     // While playing, the cards and the table take turns: both at once changed some 180 texts in
     // one frame with 64 workers, and that frame's layout was a long task.
     // The table's turn comes with the next snapshot, or a moment later if none comes.

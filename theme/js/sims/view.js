@@ -11,6 +11,7 @@ export function drawView(body, view) {
   drawFigures(body, view);
   for (const table of view.tables) drawTable(body, table);
   drawNotes(body, view);
+  drawKey(body, view);
   const alt = body.querySelector("[data-view-alt]");
   if (alt) setText(alt, view.alt);   // the picture's words (its aria-labelledby names this)
 }
@@ -133,4 +134,16 @@ export function drawNotes(body, view) {
     setText(node, note.text);
     node.hidden = !note.text;
   }
+}
+
+/** The picture's key into its box (`[data-view-key]`): each entry's samples (the picture's own
+    marks, by class), then its words, **a phrase** in bold; redrawn only when it changed. */
+export function drawKey(body, view) {
+  const box = body.querySelector("[data-view-key]");
+  const key = JSON.stringify(view.key);
+  if (!box || box.dataset.drawn === key) return;
+  box.dataset.drawn = key;
+  box.replaceChildren(...view.key.map((item) => el("span", { class: "sim-key-item", dataset: { keyItem: item.key } },
+    ...item.samples.flatMap((sample) => [el("i", { class: sample.class }, sample.text), " "]),
+    ...item.text.split("**").map((piece, index) => (index % 2 ? el("strong", {}, piece) : piece)))));
 }
