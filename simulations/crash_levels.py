@@ -1,4 +1,4 @@
-"""crash-timing's levels (issue 23, defect 10): which of its controls an embed shows, by how far the
+"""crash-timing's levels: which of its controls an embed shows, by how far the
 guide has got. A chapter's embed sets `level:`; the default, "all", shows everything (the
 casebook). The run is the same whatever the level: a setting kept back keeps its value (the
 chapter's, or a link's), and only the page's form leaves it out.

@@ -1,4 +1,4 @@
-"""crash-timing's further controls (issue 15): when the ack comes by a timer, and a job that is a
+"""crash-timing's further controls (the casebook's): when the ack comes by a timer, and a job that is a
 batch of sends. Their parameters, the auto-commit policy's script, and the words of the steps and
 crash points once these settings change them.
 

@@ -17,6 +17,7 @@ from .crash_options import extra_params, handler, out_of_attempts, policy_choice
 from .crash_policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
 from .crash_producer import Producer, producer_params
 from .crash_timing_picture import LanePicture
+from .crash_timing_view import crash_timing_view
 from .params import ParamError, boolean, choice, seed_param, show_number
 from .simulation import Agenda, Simulation, plural
 
@@ -34,6 +35,7 @@ B_STARTS = 0.5    # seconds after A's lease ran out that B looks for work
 
 class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     NAME = "crash-timing"
+    VIEW = staticmethod(crash_timing_view)
     MAX_RUN_STEPS = 100
     ACTION_WORDS = {"crash": "kill worker {worker}"}  # as its buttons say (timeline_view.py)
     PARAMS = (

@@ -37,7 +37,7 @@ from .live_queue_libraries import Libraries
 from .live_queue_poison import Poison
 from .live_queue_producer import Producer
 from .live_queue_retry import Retries
-from .live_queue_view import LEVELS, QueueView
+from .live_queue_view import LEVELS, QueueView, live_queue_view
 from .live_queue_worker import Worker
 from .params import boolean, choice, integer, number, seed_param, show_number
 from .simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
@@ -53,6 +53,7 @@ MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, Libraries, Delivery,
                 QueueView, Simulation):
     NAME = "live-queue"
+    VIEW = staticmethod(live_queue_view)
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
     RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (live_queue_actions.py)

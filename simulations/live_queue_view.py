@@ -1,9 +1,11 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
-the workers' cards. A mixin of LiveQueue (live_queue.py), which holds the state it reads."""
+the workers' cards. QueueView is a mixin of LiveQueue (live_queue.py), which holds the state it
+reads; live_queue_view() turns its snapshot into the words and numbers shown (view.py)."""
 from .live_queue_picture import claims, picture
 from .params import ParamError
 from .simulation import UNFINISHED_JOBS, plural, require_int
 from .ticks import in_seconds
+from .view import bad_if, chip, dash, key_item, secs, table, tile, view
 
 # What an embed shows, by how far the guide has got (its `level:`): level -> the parts it keeps
 # back until a later chapter teaches them. The run is the same whatever the level (a hidden setting
@@ -14,7 +16,7 @@ from .ticks import in_seconds
 #               that kills still replays: the act itself is allowed)
 #   crash, supervisor           the fields "Crash chance per job" and "Restart dead workers" (ch. 6, 9)
 #   duplicate_emails, acks_refused          the figures of those names (chapters 4 and 5)
-# The casebook's controls (issue 15), by the level that shows them: chapters 3 to 10 keep them
+# The casebook's controls, by the level that shows them: chapters 3 to 10 keep them
 # back, and a case's embed (content/12-casebook.md) shows the group it needs.
 EXTRAS = {"heartbeats": ("heartbeat", "grace", "duration_max"),
           "deploys": ("deploy_at", "shutdown_grace", "hand_back"),
@@ -30,13 +32,13 @@ LEVELS = {
     **{level: tuple(n for n in EVERY_EXTRA if n not in group) for level, group in EXTRAS.items()},
 }
 
-MAX_ROWS = 50             # job rows in one snapshot: a page of the table (issue 19)
+MAX_ROWS = 50             # job rows in one snapshot: a page of the table (a bigger one cost a frame)
 THROUGHPUT_WINDOW = 10.0  # seconds of history behind the throughput figure
 
 # The rows a snapshot shows when there are too many: running, then waiting, then finished. Each
 # status is written out, not bound as a parameter, so SQLite can answer from tinyq's partial indexes
 # (jobs_due, jobs_leased) rather than read all 5,000 rows: with 64 workers and 5,000 jobs that was
-# most of a snapshot, and a snapshot most of a frame (issue 19, bench/bench_widgets.py "rows").
+# most of a snapshot, and a snapshot most of a frame (bench/bench_widgets.py "rows").
 COUNT_QUEUED = "SELECT count(*) FROM jobs WHERE status = 'queued'"
 COUNT_RUNNING = "SELECT count(*) FROM jobs WHERE status = 'running'"
 ROWS_RUNNING = "SELECT id FROM jobs WHERE status = 'running'"   # from jobs_leased; sorted here
@@ -173,7 +175,7 @@ class QueueView:
             "emails_sent": self.emails_sent,
             "duplicate_emails": self.duplicates,
             "acks_refused": self.refused,
-            # the casebook's controls (issue 15): heartbeats, a deploy, a poison job (job 1)
+            # the casebook's controls: heartbeats, a deploy, a poison job (job 1)
             "heartbeats": self.beats,
             "heartbeats_refused": self.beats_refused,
             "handed_back": self.handed_back,
@@ -254,3 +256,46 @@ class QueueView:
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},
                 "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]]),
                 "picture": picture(self, rows)}
+
+
+def live_queue_view(s):
+    """The snapshot's "view" (view.py): the figures, the two charts' captions and the jobs
+    table, without what the embed's level keeps back (the snapshot's "hidden")."""
+    stats, hidden = s["stats"], s["hidden"]
+    rate = secs(stats["throughput"])
+    figures = [
+        tile("depth", "Queue depth", f"{plural(stats['depth'], 'job')} waiting", group="depth"),
+        tile("age", "Oldest waiting job", f"{secs(stats['oldest_wait'])} s old", group="age"),
+        tile("running", "Running", str(stats["running"])),
+        tile("done", "Done", str(stats["done"])),
+        tile("dead", "Dead", str(stats["dead"])),
+        tile("throughput", "Throughput", f"{rate} {'job' if rate == '1' else 'jobs'}/s"),
+        tile("attempts_per_job", "Attempts per done job", dash(stats["attempts_per_job"], secs)),
+        tile("retried", "Done after a retry", str(stats["retried"])),
+        tile("emails_sent", "Emails sent", str(stats["emails_sent"])),
+        tile("duplicate_emails", "Duplicate emails", str(stats["duplicate_emails"]),
+             bad_if(stats["duplicate_emails"] > 0)),
+        tile("acks_refused", "Acks refused", str(stats["acks_refused"]),
+             bad_if(stats["acks_refused"] > 0)),
+    ]
+    token = "token" not in hidden
+    columns = ["Job", "Status", "Attempts", "Lease left (s)", "Worker"] + (["Token"] * token)
+    rows = [(job["id"], [str(job["id"]), chip(job["status"]), str(job["attempts"]),
+                         dash(job["lease_left"], secs), dash(job["worker"])]
+             + [dash(job["token"])] * token
+             + [{"text": str(job["emails"]), "tone": bad_if(job["emails"] > 1)}])
+            for job in s["jobs"]]
+    shown = s["table"]
+    note = shown["note"] if shown["pages"] > 1 or shown["view"] != "watch" else ""
+    jobs = table("jobs", "Jobs", columns + ["Emails"], rows, note=note, empty="No jobs yet.")
+    key = [
+        key_item("token", "a job: queue, then a worker, then done (or dead)", ("lqp-key-token", "7")),
+        key_item("lease", "its lease running out", ("lqp-key-ring", ""), ("lqp-key-bar", "")),
+        key_item("kill", "**2nd try** its second claim (**was worker 1**: once worker 1’s lease ran "
+                         "out; a small box says **2nd**, and **5** for worker 5)"),
+        key_item("duplicate_emails", "its email sent twice", ("lqp-key-dup", "✉×2")),
+        key_item("acks_refused", "an ack refused", ("lqp-key-refused", "red box")),
+    ]
+    # The picture's words (its aria-label) are the picture module's (live_queue_picture.py).
+    return view(figures=[f for f in figures if f["key"] not in hidden], tables=[jobs],
+                outcome=s["outcome"], key=[k for k in key if k["key"] not in hidden])

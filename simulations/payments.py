@@ -24,6 +24,7 @@ from ._core import tinyq
 from .bank import FlakyBank
 from .money import money
 from .payments_picture import attempt_record, history_words, picture
+from .payments_view import payments_view
 from .params import choice, integer, number, seed_param
 from .simulation import UNFINISHED_JOBS, Agenda, Simulation, plural
 
@@ -38,6 +39,7 @@ MAX_ROWS = 100        # job rows in one snapshot
 
 class Payments(Simulation):
     NAME = "payments"
+    VIEW = staticmethod(payments_view)
     MAX_RUN_STEPS = 2000
     PARAMS = (
         integer("charges", "Charges of $10", 5, 1, 1000, "Orders, each charged through the queue."),
@@ -185,6 +187,8 @@ class Payments(Simulation):
             "jobs": {status: counts.get(status, 0) for status in tinyq.STATES},
             "dead_charged": sum(1 for order in dead if charged.get(order)),
             "dead_not_charged": sum(1 for order in dead if not charged.get(order)),
+            "orders_charged": sum(1 for n in charged.values() if n),   # the bank's truth
+            "price": PRICE,
         }
 
     def job_rows(self):

@@ -27,7 +27,9 @@ from dataclasses import dataclass, replace
 from ._core import tinyq
 from .params import ParamError, choice, integer, seed_param
 from .race_picture import clock_words, mark_legend, names_in_words, program, row_keys, worker_keys
+from .race_view import race_view
 from .simulation import Agenda, Simulation, VirtualClock, plural
+
 
 ADDRESSES = ("ada@example.com", "alan@example.com", "grace@example.com",
              "edsger@example.com", "barbara@example.com")
@@ -60,6 +62,7 @@ class RaceWorker:
 
 class Race(Simulation):
     NAME = "race"
+    VIEW = staticmethod(race_view)
     MOMENT_UNIT = ("statement", STATEMENT_SECONDS)  # its time travel counts statements
     ACTION_WORDS = {f"step_{name.lower()}": f"step worker {name}" for name in WORKER_NAMES}
     MAX_RUN_STEPS = 200

@@ -10,6 +10,7 @@ Subclasses set NAME, PARAMS (see params.py) and MAX_RUN_STEPS, and write:
     outcome()                 the result in words
     job_rows()                [{id, status, attempts, lease_left, ...}]
     _state()                  the simulation's own snapshot keys
+    VIEW                      snapshot -> what the reader is shown (view.py; a default is given)
     act_<name>(**args)        one method per action a reader can take
 """
 import heapq
@@ -18,6 +19,7 @@ import random
 import sys
 from collections import deque
 
+from . import view as _view
 from .params import (ParamError, check_help, convert, integer, seconds, seed_param, show_number,
                      validate)
 
@@ -104,6 +106,8 @@ class Simulation:
     PARAMS = (seed_param(),)
     MAX_RUN_STEPS = 1000  # the most steps one run() call takes, so no call can run long
     VIEW_ACTS = frozenset()  # actions that change what the page is shown, not the run (timeline.py)
+    # snapshot -> its "view": the figures, tables and sentences the reader is shown (view.py)
+    VIEW = staticmethod(_view.generic)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -209,11 +213,12 @@ class Simulation:
             "still": self.still() if self.finished else None,
         }
         picture.update(self._state())
+        picture["view"] = self.VIEW(picture)   # what the reader is shown, in words (view.py)
         return picture
 
     def still(self):
         """Why nothing moves now that the run is finished, and what the reader can do, in
-        words: the page shows it beside Step, which it disables then (issue 23)."""
+        words: the page shows it beside Step, which it disables then."""
         return "Nothing more happens: this run is over. Press Reset to watch it again."
 
     def lease_left(self, status, locked_until):

@@ -70,7 +70,7 @@ def test_add_worker_enqueue_and_burst(sim):
     expect(status(sim, 7)).to_have_text("queued")
     sim.button("Burst of 100 jobs").click()
     expect(sim.part("jobs-note")).to_have_text("(running, then queued: 1–50 of 107 jobs)")
-    expect(sim.part("depth")).to_have_text("101")
+    expect(sim.root.locator('[data-fig="depth"]')).to_have_text("101 jobs waiting")
     assert "jobs 8–107 enqueued" in sim.log()
     # Issue 19: a page of 50 rows at a time, and every job can be found (by number, or by status).
     sim.root.get_by_label("Show").select_option(label="Every job, by number")
@@ -153,12 +153,12 @@ def test_a_stalled_worker_is_slow_not_dead_and_the_token_refuses_its_ack(sim):
     expect(sim.part("log")).to_contain_text("worker 1 freezes for 8 s in the middle of job 1")
     sim.set_speed("10")
     sim.button("Play").click()
-    expect(sim.root.locator('[data-stat="acks_refused"]')).to_have_text("1", timeout=60_000)
+    expect(sim.root.locator('[data-fig="acks_refused"]')).to_have_text("1", timeout=60_000)
     sim.button("Pause").click()
     log = sim.log()
     assert "job 1's lease ran out (worker 1 is still working: slow, not dead)" in log
     assert "worker 1's ack of job 1 was refused" in log
-    expect(sim.root.locator('[data-stat="duplicate_emails"]')).to_have_text("1")
+    expect(sim.root.locator('[data-fig="duplicate_emails"]')).to_have_text("1")
 
 
 LINES = "button => { const range = document.createRange(); range.selectNodeContents(button); " \
@@ -210,7 +210,7 @@ def test_folded_details_wait_while_it_plays_and_are_drawn_when_unfolded(sim):
     expect(details).not_to_have_attribute("open", "")
     sim.set_speed("10")
     sim.button("Play").click()
-    expect(sim.root.locator('[data-stat="done"]')).not_to_have_text("0", timeout=60_000)
+    expect(sim.root.locator('[data-fig="done"]')).not_to_have_text("0", timeout=60_000)
     assert status(sim, 1).evaluate(TEXT) == "queued"        # as drawn at 0 s: job 1 was claimed since
     details.locator("summary").click()                       # unfold while it plays: drawn now
     expect(status(sim, 1)).not_to_have_text("queued", timeout=30_000)
@@ -218,5 +218,5 @@ def test_folded_details_wait_while_it_plays_and_are_drawn_when_unfolded(sim):
     # Every ack since Reset is in the log once paused (events go in a few times a second while
     # it plays), as many as the figures count done.
     run = sim.log().split("Started again from the beginning.")[-1]
-    done = int(sim.root.locator('[data-stat="done"]').inner_text())
+    done = int(sim.root.locator('[data-fig="done"]').inner_text())
     assert done and run.count(": done") == done, run

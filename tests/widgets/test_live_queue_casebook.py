@@ -43,7 +43,7 @@ def play_to_the_end(sim, outcome):
 
 
 def figure(sim, name):
-    return sim.root.locator(f'[data-stat="{name}"]')
+    return sim.root.locator(f'[data-fig="{name}"]')
 
 
 def set_field(sim, label, value):

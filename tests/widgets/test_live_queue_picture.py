@@ -183,7 +183,7 @@ def test_chapter_5_duplicate_emails_are_marked_on_their_jobs(page):
     expect(sim.part("log")).to_contain_text("Job duration (s) is now 3", timeout=TIMEOUT)
     sim.set_speed("10")
     sim.button("Play").click()
-    expect(sim.root.locator('[data-stat="duplicate_emails"]')).not_to_have_text("0", timeout=TIMEOUT)
+    expect(sim.root.locator('[data-fig="duplicate_emails"]')).not_to_have_text("0", timeout=TIMEOUT)
     sim.button("Pause").click()
     expect(sim.part("picture")).to_have_attribute("data-time", sim.part("time").inner_text().split()[0],
                                                   timeout=TIMEOUT)

@@ -16,13 +16,18 @@ def sim(module_page, real_site):
     return Sim(module_page, "payments")
 
 
-def money(sim, part):
-    return int(sim.part(part).inner_text().lstrip("$"))
+def figure(sim, key):
+    """A figure of the view (simulations/payments_view.py) as drawn: its value's element."""
+    return sim.root.locator(f'[data-fig="{key}"]')
+
+
+def money(sim, key):
+    return int(figure(sim, key).inner_text().lstrip("$"))
 
 
 def test_the_ledger_starts_full(sim):
-    expect(sim.part("expected")).to_have_text("$100")
-    expect(sim.part("actual")).to_have_text("$100")
+    expect(figure(sim, "expected")).to_have_text("$100")
+    expect(figure(sim, "actual")).to_have_text("$100")
     expect(sim.part("verdict")).to_have_text("Nothing charged yet.")
 
 
@@ -32,7 +37,7 @@ def test_no_key_overcharges_alice(sim):
     verdict = sim.part("verdict")
     expect(verdict).to_have_text("Overcharged.")   # the figures are said once, in the outcome below
     expect(sim.part("ledger")).to_have_attribute("data-verdict", "over")
-    assert verdict.evaluate("node => getComputedStyle(node).color") == sim.part("actual").evaluate(
+    assert verdict.evaluate("node => getComputedStyle(node).color") == figure(sim, "actual").evaluate(
         "node => getComputedStyle(node).color")                      # the overcharge in red, beside the balance
     expect(sim.part("outcome")).to_contain_text("Alice was charged $")
     assert money(sim, "actual") < money(sim, "expected")

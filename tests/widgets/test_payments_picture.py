@@ -30,8 +30,8 @@ READ = """root => {
     wallet: root.querySelectorAll('[data-part="wallet"] .pay-coin').length,
     taken: root.querySelectorAll('[data-part="taken"] .pay-coin').length,
     red: root.querySelectorAll('[data-part="taken"] .pay-coin.pay-dup').length,
-    actual: root.querySelector('[data-part="actual"]').textContent,
-    expected: root.querySelector('[data-part="expected"]').textContent,
+    actual: root.querySelector('[data-fig="actual"]').textContent,
+    expected: root.querySelector('[data-fig="expected"]').textContent,
     duplicates: root.querySelector('[data-fig="duplicate_charges"]').textContent,
     drawn: root.drawn || 0,
   };
@@ -103,8 +103,8 @@ def test_an_overdrawn_balance_is_written_with_a_minus_sign_everywhere(page):
     field.press("Enter")
     sim.button("Run to the end").click()
     expect(sim.button("Play again")).to_be_visible(timeout=LONG)
-    expect(sim.part("actual")).to_have_text(re.compile("^\u2212\\$\\d+$"), timeout=LONG)
-    owed = -dollars(sim.part("actual").inner_text())
+    expect(sim.root.locator('[data-fig="actual"]')).to_have_text(re.compile("^\u2212\\$\\d+$"), timeout=LONG)
+    owed = -dollars(sim.root.locator('[data-fig="actual"]').inner_text())
     assert owed > 0
     expect(sim.part("overdrawn")).to_have_text(f"Overdrawn by ${owed}")
     expect(sim.part("outcome")).to_contain_text(f"overdrawn by ${owed}")

@@ -24,7 +24,7 @@ def test_a_rate_of_one_is_one_job_a_second(page):
       return [1, 0, 2.5, 0.333].map((n) => dom.perSecond(n, 'job'));
     }""")
     assert words == ["1 job/s", "0 jobs/s", "2.5 jobs/s", "0.33 jobs/s"]
-    expect(sim.root.locator('[data-stat="throughput"]')).to_have_text("0 jobs/s")
+    expect(sim.root.locator('[data-fig="throughput"]')).to_have_text("0 jobs/s")
 
 
 def test_the_menus_show_words_and_keep_the_names_as_values(page):

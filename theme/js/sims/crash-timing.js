@@ -10,10 +10,9 @@
 // Snapshot keys: docs/simulations.md, "crash-timing".
 
 import { DiesSlider } from "./crash-timing-dies.js";
-import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
+import { el, seconds, setAttr, setText } from "./dom.js";
+import { drawView } from "./view.js";
 import { Widget } from "./widget.js";
-
-const DASH = "—";
 
 export default class CrashTimingWidget extends Widget {
   static vocabulary = { crash: ["worker"] };
@@ -42,7 +41,7 @@ export default class CrashTimingWidget extends Widget {
     return params;
   }
 
-  /** Choosing where A dies answers at once (issue 22): the new run goes straight to its end, as
+  /** Choosing where A dies answers at once: the new run goes straight to its end, as
       "Run to the end" does; Reset goes back to its start to step through it. */
   async applyField(name) {
     const before = this.snapshot;
@@ -52,7 +51,6 @@ export default class CrashTimingWidget extends Widget {
 
   draw(s) {
     this.showFields(s.shown);   // the level's form (fields.js): a link may set another level
-    setAttr(this.body.querySelector(".sim-table"), "data-hidden", s.shown.hidden.includes("token") ? "token" : null);
     this.drawStrip(s);
     this.drawLanes(s);
     for (const worker of s.workers) {
@@ -60,13 +58,7 @@ export default class CrashTimingWidget extends Widget {
       button.disabled = !this.ready || worker.state !== "working";
     }
     this.drawResult(s);
-    syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
-      String(job.id),
-      { text: job.status, chip: `sim-chip status-${job.status}` },
-      String(job.attempts),
-      job.token === null ? DASH : String(job.token),
-      job.lease_left === null ? DASH : seconds(job.lease_left),
-    ]);
+    drawView(this.body, s.view);   // the job's row and the effects in words (crash_timing_view.py)
   }
 
   drawStrip(s) {
@@ -229,18 +221,6 @@ export default class CrashTimingWidget extends Widget {
   drawResult(s) {
     const box = this.part("result");
     setAttr(box, "data-result", s.result || "");
-    const count = s.effects;
     setText(this.part("verdict"), s.verdict.words);
-    const points = s.policy === "one-transaction";
-    const repeats = s.duplicates.map((d) => ({ moment: s.timeline[d.index], label: d.label }));
-    const produced = s.produced.map((item) => {
-      const repeat = repeats.find((r) => r.moment.worker === item.worker && r.moment.time === item.time);
-      return `${points ? "10 " : ""}by ${item.worker} at ${seconds(item.time)} s${repeat ? ` (${repeat.label})` : ""}`;
-    });
-    let words = "";
-    if (produced.length) words = `${points ? "The points" : count === 1 ? "The email" : "The emails"}: ${produced.join("; ")}.`;
-    if (s.absorbed) words += ` The idempotency key absorbed ${s.absorbed === 1 ? "a repeat" : `${s.absorbed} repeats`}.`;
-    if (s.in_transaction) words += " A transaction is open: its points are not committed yet.";
-    setText(this.part("effects"), words);
   }
 }

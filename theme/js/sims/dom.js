@@ -26,7 +26,7 @@ export function svg(tag, attributes = {}) {
 /** Set a node's text only when it changed (cheap to call every frame). A node holding one text
     node keeps it and has its data changed: textContent would replace it with a new one, which
     the browser must give a new layout object (a style recalculation), where new data is only laid
-    out again (issue 19: dozens of texts change every frame while a live queue plays). */
+    out again (dozens of texts change every frame while a live queue plays). */
 export function setText(node, text) {
   if (!node) return;
   const only = node.firstChild;
@@ -61,62 +61,4 @@ export function thousands(count) {
 /** A count with a noun: plural(1, "job") -> "1 job", plural(3, "job") -> "3 jobs". */
 export function plural(count, word, many = `${word}s`) {
   return `${thousands(count)} ${count === 1 ? word : many}`;
-}
-
-/** A rate: perSecond(1, "job") -> "1 job/s", perSecond(2.5, "job") -> "2.5 jobs/s". */
-export function perSecond(value, word, many = `${word}s`) {
-  const shown = seconds(value);
-  return `${shown} ${shown === "1" ? word : many}/s`;
-}
-
-/**
- * Keep a <tbody>'s rows in step with a list, reusing the row of each key so that nothing is
- * rebuilt when a value changes. `cells(item)` returns one entry per column: a string,
- * {text, chip: "class names"} for a cell holding a status chip, or {text, className}.
- * The first column is the row's header (<th scope="row">).
- */
-export function syncRows(tbody, items, key, cells) {
-  const old = new Map([...tbody.rows].map((row) => [row.dataset.key, row]));
-  const ids = items.map((item) => String(key(item)));
-  // The rows that go are taken out first: left in place, each row after one of them would be
-  // moved (taken out of the layout and put back) to keep the order (issue 19: a playing live
-  // queue's first rows leave at every draw, and the whole page of rows was laid out anew).
-  const kept = new Set(ids);
-  for (const [id, row] of old) {
-    if (!kept.has(id)) {
-      row.remove();
-      old.delete(id);
-    }
-  }
-  let previous = null;
-  items.forEach((item, at) => {
-    const id = ids[at];
-    let row = old.get(id);
-    const values = cells(item);
-    if (!row) {
-      row = el("tr", { dataset: { key: id } });
-      values.forEach((_, index) => row.append(index === 0 ? el("th", { scope: "row" }) : el("td")));
-    }
-    old.delete(id);
-    values.forEach((value, index) => {
-      const cell = row.cells[index];
-      if (typeof value !== "object") {
-        setText(cell, value);
-      } else if (value.chip) {
-        let chip = cell.firstElementChild;
-        if (!chip) {
-          chip = el("span");
-          cell.replaceChildren(chip);
-        }
-        setAttr(chip, "class", value.chip);
-        setText(chip, value.text);
-      } else {
-        setText(cell, value.text);
-        setAttr(cell, "class", value.className || null);
-      }
-    });
-    const expected = previous ? previous.nextSibling : tbody.firstChild;
-    if (row !== expected) tbody.insertBefore(row, expected);
-    previous = row;
-  });
 }

@@ -3,6 +3,7 @@
 // button stops applying.
 
 import { seconds, setText } from "./dom.js";
+import { drawOutcome } from "./view.js";
 
 const TABLE_MS = 100;   // while playing, a job table is redrawn at most this often
 
@@ -28,7 +29,7 @@ export class Drawing {
     if (!this.snapshot || snapshot.time < this.snapshot.time) this.target = snapshot.time;
     this.snapshot = snapshot;
     setText(this.part("time"), this.clockText(snapshot));
-    setText(this.part("outcome"), snapshot.outcome);
+    drawOutcome(this.body, snapshot.view);   // Python's words (view.js)
     this.log.add(snapshot.events || [], snapshot.events_dropped || 0);
     if (snapshot.finished && this.playing && !this.constructor.idleWhenFinished) {
       this.pause();

@@ -5,7 +5,7 @@
 // in the page, so a long run cannot grow it without end; it follows the newest entry unless
 // the reader has scrolled up to read. While a run plays (`hold`), a snapshot's events wait and go
 // in together, every 100 ms while the log is in view and every second while it is scrolled away:
-// at 10x a frame brings dozens, and the page kept only the latest anyway (issue 19).
+// at 10x a frame brings dozens, and the page kept only the latest anyway.
 
 import { el, seconds, setText, thousands } from "./dom.js";
 
@@ -33,7 +33,7 @@ export class EventLog {
     }, { passive: true });
     // Follow the newest entry once the browser has laid the list out for the frame anyway (a
     // ResizeObserver runs after layout), never by asking for a layout of our own: that forced
-    // layout was most of a frame with 64 workers (issue 19, bench/bench_widgets.py "rows").
+    // layout was most of a frame with 64 workers (bench/bench_widgets.py "rows").
     if (typeof ResizeObserver === "function") {
       new ResizeObserver(() => {
         if (this.follow) box.scrollTop = box.scrollHeight;
@@ -85,7 +85,7 @@ export class EventLog {
       they would take the place of half the list or more (a playing live queue brings a hundred
       in a tenth of a second), the entries already in the page are written over, oldest first,
       rather than removed and made anew: new text in place of old costs the page no new elements
-      to style and lay out (issue 19). Either way the page ends with the same entries. */
+      to style and lay out. Either way the page ends with the same entries. */
   put(entries) {
     const list = this.list;
     this.entries = this.entries.concat(entries).slice(-KEEP);

@@ -5,15 +5,15 @@
 // small charts over the last minute of virtual time: queue depth and the age of the oldest
 // waiting job. Snapshot keys: docs/simulations.md, "live-queue".
 
-import { el, perSecond, seconds, setAttr, setText, syncRows, thousands } from "./dom.js";
+import { el, seconds, setAttr, setText, thousands } from "./dom.js";
 import { QueuePicture } from "./live-queue-picture.js";
 import { Sparkline } from "./sparkline.js";
+import { drawFigures, drawKey, drawTable } from "./view.js";
 import { Widget } from "./widget.js";
 
-const DASH = "—";
 // While playing, the picture, the charts and the figures are drawn at most this often (ms): a
 // token glides between its places (a CSS transition), so fewer frames of it cost the page less
-// and show the same (issue 19). Paused, every snapshot is drawn.
+// and show the same. Paused, every snapshot is drawn.
 const PICTURE_MS = 50;
 
 export default class LiveQueueWidget extends Widget {
@@ -34,7 +34,7 @@ export default class LiveQueueWidget extends Widget {
     const view = this.part("table-view");
     view.addEventListener("change", () => this.showTable(view.value, 1));
     // The workers' cards and the jobs table sit in a <details> below the picture: while the run
-    // plays they are drawn only as often as a reader can follow them (issue 19), and at once when
+    // plays they are drawn only as often as a reader can follow them, and at once when
     // they come back into view or are unfolded.
     const details = this.part("details");
     this.detailsInView = true;
@@ -101,15 +101,16 @@ export default class LiveQueueWidget extends Widget {
   draw(s) {
     // A snapshot drawn already (a trailing redraw, a change of state) is drawn again only when
     // what else a part shows changed (`key`: whether the widget is ready; for the cards, also the
-    // room the picture's boxes give their buttons): the same input draws the same (issue 19).
+    // room the picture's boxes give their buttons): the same input draws the same.
     const key = `${this.ready}`;
     const frame = this.due("picture", PICTURE_MS);
     if (frame && (this.pictureInView || !this.playing) && !this.drawn("picture", s, key)) {
       this.picture.show(s, this.ready);   // at the next animation frame
     }
     this.drawLevel(s);
+    drawKey(this.body, s.view);   // the picture's key, without what the level keeps back
     // While playing, the cards and the table take turns: both at once changed some 180 texts in
-    // one frame with 64 workers, and that frame's layout was a long task (issue 19).
+    // one frame with 64 workers, and that frame's layout was a long task.
     // The table's turn comes with the next snapshot, or a moment later if none comes.
     if (!(this.drawWorkers(s, `${key} ${this.picture.buttonRoom()}`) && this.playing)) this.drawJobs(s);
     else this.trailing ||= setTimeout(() => {
@@ -217,17 +218,9 @@ export default class LiveQueueWidget extends Widget {
 
   drawJobs(s) {
     const last = this.shown && this.shown.jobs;
-    if (!(last && last.s === s) && this.detailsDue("jobs") && !this.drawn("jobs", s, "")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
-      String(job.id),
-      { text: job.status, chip: `sim-chip status-${job.status}` },
-      String(job.attempts),
-      job.lease_left === null ? DASH : seconds(job.lease_left),
-      job.worker === null ? DASH : String(job.worker),
-      { text: job.token === null ? DASH : String(job.token), className: "lq-token" },
-      { text: String(job.emails), className: job.emails > 1 ? "sim-bad" : "" },
-    ]);
-    this.part("jobs-empty").hidden = s.jobs.length > 0;
-    setText(this.part("jobs-note"), s.table.pages > 1 || s.table.view !== "watch" ? s.table.note : "");
+    if (!(last && last.s === s) && this.detailsDue("jobs") && !this.drawn("jobs", s, "")) {
+      drawTable(this.body, s.view.tables[0]);   // the jobs table (live_queue_view.py)
+    }
   }
 
   /** The charts and the figures: every snapshot's values are recorded (the peaks are exact), and
@@ -242,27 +235,9 @@ export default class LiveQueueWidget extends Widget {
     this.age.mark(marks);
     this.depth.draw();
     this.age.draw();
-    setText(this.part("depth"), thousands(stats.depth));
+    drawFigures(this.body, s.view);   // the figures and the charts' captions (live_queue_view.py)
     setText(this.part("depth-peak"), `(highest ${thousands(this.depth.peak)})`);
-    setText(this.part("age"), `${seconds(stats.oldest_wait)} s`);
     setText(this.part("age-peak"), `(highest ${seconds(this.age.peak)} s)`);
-    const shown = {
-      running: String(stats.running),
-      done: String(stats.done),
-      dead: String(stats.dead),
-      throughput: perSecond(stats.throughput, "job"),
-      attempts_per_job: stats.attempts_per_job === null ? DASH : seconds(stats.attempts_per_job),
-      retried: String(stats.retried),
-      emails_sent: String(stats.emails_sent),
-      duplicate_emails: String(stats.duplicate_emails),
-      acks_refused: String(stats.acks_refused),
-    };
-    for (const cell of this.part("stats").querySelectorAll("[data-stat]")) {
-      setText(cell, shown[cell.dataset.stat]);
-      const bad = (cell.dataset.stat === "duplicate_emails" && stats.duplicate_emails > 0) ||
-                  (cell.dataset.stat === "acks_refused" && stats.acks_refused > 0);
-      cell.classList.toggle("sim-bad", bad);
-    }
   }
 }
 

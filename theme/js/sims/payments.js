@@ -1,15 +1,13 @@
 // payments' widget: the bank's odds, the key mode and the attempts as fields, "Run to the end",
 // the picture (each charge a row of its attempts, each labelled with the idempotency key it sent,
 // "k1", "k2"... or "none", with a key in the drawing saying what the keys and a marked corner
-// mean; Alice's money as coins, in her wallet and at the bank, duplicates in red) and the ledger: what Alice should have (the queue's records)
-// against what she has (the bank), the verdict (its code colours it, its words are the
-// simulation's). Every amount arrives written by Python (snapshot "money", simulations/money.py);
-// nothing here formats a dollar. Snapshot keys: docs/simulations.md, "payments".
+// mean; Alice's money as coins, in her wallet and at the bank, duplicates in red) and the
+// verdict (its code colours it, its words are the simulation's). The balances, the figures and
+// the table are the snapshot's view, drawn by view.js. Snapshot keys: docs/simulations.md.
 
-import { el, seconds, setAttr, setText, syncRows } from "./dom.js";
+import { el, setAttr, setText } from "./dom.js";
+import { drawFigures, drawNotes, drawTable } from "./view.js";
 import { Widget } from "./widget.js";
-
-const DASH = "—";
 
 /** Keep `parent`'s children at `count`, making new ones with make(index) at the end and
     dropping the last ones (a step back); then update(child, index) each. New children get the
@@ -27,40 +25,12 @@ function syncChildren(parent, count, make, update) {
 
 export default class PaymentsWidget extends Widget {
   draw(s) {
-    const book = s.ledger;
-    setText(this.part("expected"), s.money.expected);
-    setText(this.part("actual"), s.money.actual);
     setAttr(this.part("ledger"), "data-verdict", s.verdict.code);   // open | over | dead | exact
     setText(this.part("verdict"), s.verdict.words);
     this.drawPicture(s.picture);
-    const figures = {
-      attempts: String(book.attempts),
-      lost_requests: String(book.lost_requests),
-      lost_replies: String(book.lost_replies),
-      duplicate_charges: String(book.duplicate_charges),
-      duplicates_absorbed: String(book.duplicates_absorbed),
-      declines: String(book.declines),
-      declines_replayed: String(book.declines_replayed),
-      done: `${book.jobs.done} of ${s.jobs_total}`,
-      queued: String(book.jobs.queued + book.jobs.running),
-      dead: book.jobs.dead ? `${book.jobs.dead} (${book.dead_charged} charged)` : "0",
-    };
-    for (const cell of this.part("figures").querySelectorAll("[data-fig]")) {
-      setText(cell, figures[cell.dataset.fig]);
-      cell.classList.toggle("sim-bad", (cell.dataset.fig === "duplicate_charges" && book.duplicate_charges > 0)
-        || (cell.dataset.fig === "declines_replayed" && book.declines_replayed > 0));
-    }
-    if (this.due("jobs")) syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
-      String(job.id),
-      String(job.order),
-      { text: job.status, chip: `sim-chip status-${job.status}` },
-      String(job.attempts),
-      { text: String(job.charged), className: job.charged > 1 ? "sim-bad" : "" },
-      job.retry_in === null ? DASH : seconds(job.retry_in),
-      { text: job.tries, className: "sim-wrap" },
-      { text: job.last_error || DASH, className: "sim-wrap" },
-    ]);
-    setText(this.part("jobs-note"), s.jobs_total > s.jobs.length ? `(showing ${s.jobs.length} of ${s.jobs_total})` : "");
+    drawFigures(this.body, s.view);   // the balances and the ledger's figures (payments_view.py)
+    drawNotes(this.body, s.view);
+    if (this.due("jobs")) drawTable(this.body, s.view.tables[0]);
   }
 
   /** The picture, from snapshot "picture" (simulations/payments_picture.py) alone. */

@@ -9,10 +9,10 @@
 // hidden from screen readers). Play and Step let the seeded generator pick who goes next.
 // Snapshot keys: docs/simulations.md, "race".
 
-import { el, setAttr, setText, svg, syncRows } from "./dom.js";
+import { el, setAttr, setText, svg } from "./dom.js";
+import { drawTable } from "./view.js";
 import { Widget } from "./widget.js";
 
-const DASH = "—";
 // Every worker a race can have (race.py's WORKER_NAMES): a link may hold any of their steps; the
 // simulation refuses a worker its run does not have.
 const NAMES = [..."ABCDEFGHIJ"];
@@ -39,15 +39,7 @@ export default class RaceWidget extends Widget {
     }
     this.drawProgram(s);
     this.drawBoard(s);
-    syncRows(this.part("jobs"), s.jobs, (job) => job.id, (job) => [
-      String(job.id),
-      job.address,
-      { text: job.status, chip: `sim-chip status-${job.status}` },
-      String(job.attempts),
-      job.token === null ? DASH : String(job.token),
-      { text: String(job.emails), className: job.emails > 1 ? "sim-bad" : "" },
-      job.workers_words,
-    ]);
+    drawTable(this.body, s.view.tables[0]);   // the jobs table (race_view.py)
     this.drawOutbox(s);
   }
 
