@@ -17,7 +17,7 @@ import time
 
 sys.path[:0] = [".", "/app"]
 
-from simulations.timeline import Timeline  # noqa: E402
+from simulations.engine.timeline import Timeline  # noqa: E402
 
 STEPS = 10_000
 PARAMS = {"workers": 16, "jobs": 1000, "rate": 4, "crash": 0.05, "supervisor": True}

@@ -16,7 +16,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from simulations import LiveQueue  # noqa: E402
-from simulations._core import tinyq  # noqa: E402
+from simulations.engine.capstone import tinyq  # noqa: E402
 
 
 def live_queue_step_times(steps=300, workers=16, jobs=1000, seed=0, warmup=20):

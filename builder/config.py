@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -19,7 +18,9 @@ def load_simulations(root: Path = PROJECT) -> Mapping:
     """
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    return importlib.import_module("simulations").SIMULATIONS
+    import simulations   # found through the path just added
+
+    return simulations.SIMULATIONS
 
 
 @dataclasses.dataclass

@@ -1,7 +1,8 @@
 """Pack what the simulation widgets need into the site: their Python and their scripts.
 
     assets/py/simulations.json    {"files": {"simulations/__init__.py": "...", ..., "tinyq.py": "..."}}
-                                  every simulations/*.py and code/capstone/tinyq.py beside the
+                                  every .py under simulations/ (its packages too, by relative
+                                  path) and code/capstone/tinyq.py beside the
                                   package (docs/simulations.md, "Loading it in the page")
     assets/js/sims/*.js           the widget modules from theme/js/sims/
 
@@ -42,10 +43,11 @@ def _version(data: bytes) -> str:
 
 
 def python_files(simulations_dir: Path, tinyq: Path) -> dict[str, str]:
-    """{path inside /app: text} for the simulations package, and tinyq.py with its SQL
-    (tinyq_sql.py) beside it. Not exercise 9's PostgreSQL files: the page has no server."""
-    files = {f"simulations/{path.name}": path.read_text(encoding="utf-8")
-             for path in sorted(simulations_dir.glob("*.py"))}
+    """{path inside /app: text} for the simulations package with its subpackages (every .py under
+    it, as "simulations/engine/params.py"), and tinyq.py with its SQL (tinyq_sql.py) beside it.
+    Not exercise 9's PostgreSQL files: the page has no server."""
+    files = {f"simulations/{path.relative_to(simulations_dir).as_posix()}": path.read_text(encoding="utf-8")
+             for path in sorted(simulations_dir.rglob("*.py"))}
     for path in (tinyq, tinyq.with_name("tinyq_sql.py")):
         if path.is_file():
             files[path.name] = path.read_text(encoding="utf-8")

@@ -31,8 +31,8 @@ ParamError also carries "problems": [{"field", "message"}], every bad parameter 
 import json
 
 from . import SIMULATIONS
-from .params import ParamError, seconds
-from .timeline_view import PageTimeline, branched, compare, keep
+from .engine.params import ParamError, seconds
+from .engine.timeline_view import PageTimeline, branched, compare, keep
 
 MAX_LIVE = 64          # simulations one page may hold at once (the build refuses a page with more)
 MAX_STEPS_PER_CALL = 200
@@ -83,13 +83,13 @@ def warm(name):
     checkpoint, taken at its 16th move), "judge" (the judge op), or a simulation's name. The page's
     worker calls it once the first reply is out (python-worker.js), since the page's Python
     compiles each module from source on its first import. Unknown names are ignored; never raises."""
-    import importlib
-
     try:
         if name in SIMULATIONS:
             SIMULATIONS[name]   # the lookup imports its module
-        elif name in ("checkpoint", "judge"):
-            importlib.import_module(f"{__package__}.{name}")
+        elif name == "checkpoint":
+            from .engine import checkpoint  # noqa: F401
+        elif name == "judge":
+            from . import judge  # noqa: F401
     except Exception:   # the call that needs it reports the failure, as it would have
         pass
 

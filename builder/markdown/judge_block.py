@@ -6,7 +6,7 @@
     Edit the handlers and press Run: the chaos monkey kills workers and audits the books.
     ```
 
-The name is one of simulations/judge.py's EXERCISES; `seed:` (default 0) is the Run's first seed.
+The name is one of simulations/judge/exercises.py's EXERCISES; `seed:` (default 0) is the Run's first seed.
 At build time the exercise's fix is run through judge() on that seed, and the build stops with
 `file:line` if the chapter's own fix fails the audit (or if its flawed start passes it: then the
 exercise teaches nothing). The embed is a `.sim[data-sim="judge"]` (theme/templates/sim/judge.html,

@@ -8,7 +8,7 @@ import pytest
 
 
 MEASURE = """() => { const ctx = document.createElement('canvas').getContext('2d');
-  // a menu the embed's level keeps back is in the page but not shown (crash_levels.py): not measured
+  // a menu the embed's level keeps back is in the page but not shown (crash_timing/levels.py): not measured
   return [...document.querySelectorAll('.sim-field select')].filter((s) => s.getClientRects().length).map((s) => {
     const cs = getComputedStyle(s); ctx.font = cs.font;
     const need = Math.max(...[...s.options].map((o) => ctx.measureText(o.text).width));

@@ -1,7 +1,7 @@
 """A small stand-in for the `simulations` package, for the build's tests.
 
 It is built from the real contract code, not a copy of it: its PARAMS are made by
-simulations/params.py, its values checked (and its ParamError raised) by that module's
+simulations/engine/params.py, its values checked (and its ParamError raised) by that module's
 validate(), and its clock, run(until), actions and snapshot() come from the real Simulation
 base class. So the build tests depend on the contract, not on what the real simulations
 happen to do, and the double cannot drift from the contract: tests/core/test_contract.py
@@ -9,8 +9,8 @@ runs one suite over it and every real simulation.
 """
 from __future__ import annotations
 
-from simulations.params import ParamError, choice, integer, number, seed_param
-from simulations.simulation import Simulation
+from simulations.engine.params import ParamError, choice, integer, number, seed_param
+from simulations.engine.simulation import Simulation
 
 __all__ = ["SIMULATIONS", "ParamError", "Counter", "Broken"]
 

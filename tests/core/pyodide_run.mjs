@@ -13,13 +13,18 @@ const py = await loadPyodide({
   stderr: (line) => process.stderr.write(line + "\n"),
 });
 
-function pack(from, to) {
+function pack(from, to, deep = false) {
   py.FS.mkdirTree(to);
-  for (const name of fs.readdirSync(from)) {
-    if (name.endsWith(".py")) py.FS.writeFile(`${to}/${name}`, fs.readFileSync(path.join(from, name)));
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isFile() && entry.name.endsWith(".py")) {
+      py.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(source));
+    } else if (deep && entry.isDirectory() && fs.existsSync(path.join(source, "__init__.py"))) {
+      pack(source, `${to}/${entry.name}`, true);   // the simulations' packages, as the page's bundle has them
+    }
   }
 }
-pack(path.join(root, "simulations"), "/app/simulations");
+pack(path.join(root, "simulations"), "/app/simulations", true);
 for (const name of ["tinyq.py", "tinyq_sql.py"]) {
   py.FS.writeFile(`/app/${name}`, fs.readFileSync(path.join(root, "code", "capstone", name)));
 }

@@ -1,7 +1,7 @@
 """One contract, every implementation: the build's test double and each real simulation.
 
 What the build and the page rely on (docs/simulations.md): a NAME the registry files it under,
-PARAMS the page can draw a form from, values checked by simulations/params.py, a bad value
+PARAMS the page can draw a form from, values checked by simulations/engine/params.py, a bad value
 refused with a ParamError that names its field and lists every problem, a JSON-able snapshot
 with the keys the build reads, the same run for the same seed, and a run() that returns after a
 bounded number of steps. Like huey's storage tests, the tests are written once and run against
@@ -13,7 +13,7 @@ import pytest
 
 from builder.markdown.sim import SNAPSHOT_KEYS
 from simulations import SIMULATIONS
-from simulations.params import ParamError, convert, validate
+from simulations.engine.params import ParamError, convert, validate
 from tests.build import fake_simulations
 from tests.support.capstone import tinyq
 

@@ -1,4 +1,4 @@
-"""crash-timing's `fail_every_attempt` and `max_attempts` (crash_options.py): a later step that
+"""crash-timing's `fail_every_attempt` and `max_attempts` (crash_timing/options.py): a later step that
 fails in every attempt, not only A's, repeats the steps before it in each retry until the
 attempts cap makes the job dead: a retry storm of the email."""
 import pytest

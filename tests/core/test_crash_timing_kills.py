@@ -10,8 +10,8 @@ import re
 import pytest
 
 from simulations import CrashTiming
-from simulations.crash_timing import CRASH_POINTS, POLICIES
-from simulations.simulation import plural
+from simulations.crash_timing.model import CRASH_POINTS, POLICIES
+from simulations.engine.simulation import plural
 
 VERDICTS = {"Lost:": "lost", "Exactly once:": "exactly once", "Duplicated:": "duplicated"}
 

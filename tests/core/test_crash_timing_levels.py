@@ -1,11 +1,11 @@
 """Issue 23, defect 10: an embed shows the controls its chapter has taught. crash-timing's `level`
-(simulations/crash_levels.py) decides, in Python, which fields and which menu choices the form
+(simulations/crash_timing/levels.py) decides, in Python, which fields and which menu choices the form
 shows; the run is the same at every level, and a level before the fencing token says no "token N".
 Chapter 3's live queue (level "queue") tells its claims and refused acks without the token too."""
 import pytest
 
 from simulations import CrashTiming, LiveQueue, ParamError
-from simulations.crash_levels import LEVELS
+from simulations.crash_timing.levels import LEVELS
 
 
 def form(level):

@@ -1,11 +1,11 @@
-"""crash-timing's picture keys (issue 22, simulations/crash_timing_picture.py): where each crash
+"""crash-timing's picture keys (issue 22, simulations/crash_timing/picture.py): where each crash
 point stands on A's lane is where A really dies when that point is chosen; each attempt's work
 runs from its claim to its end (past the lease when the lease is too short); the marks name the
 effect."""
 import pytest
 
 from simulations import CrashTiming
-from simulations.crash_timing import LEASE, POLICIES
+from simulations.crash_timing.model import LEASE, POLICIES
 
 
 def finish(params):

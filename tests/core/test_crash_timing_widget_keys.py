@@ -4,7 +4,7 @@ produced each effect that counts."""
 import pytest
 
 from simulations import CrashTiming
-from simulations.crash_timing import CRASH_POINTS, LEASE, POLICIES
+from simulations.crash_timing.model import CRASH_POINTS, LEASE, POLICIES
 
 
 def finish(params):

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from simulations import SIMULATIONS
-from simulations.params import show_number
+from simulations.engine.params import show_number
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "simulations.md"
 BLOCK = re.compile(r"(<!-- params: ([\w-]+) -->\n).*?(<!-- /params -->)", re.S)

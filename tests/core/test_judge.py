@@ -1,11 +1,11 @@
-"""The judge (simulations/judge.py): the reader's code under the chaos monkey, audited."""
+"""The judge (simulations/judge/exercises.py): the reader's code under the chaos monkey, audited."""
 import json
 import signal
 
 import pytest
 
-from simulations._judge_shop import SIGNUP_FEE, WELCOME_POINTS, Run, ShopQueue, ShopWorld
-from simulations._sandbox import Budget, load
+from simulations.judge.shop import SIGNUP_FEE, WELCOME_POINTS, Run, ShopQueue, ShopWorld
+from simulations.judge.sandbox import Budget, load
 from simulations.judge import EXERCISES, judge
 
 SHOP = EXERCISES["shop-handlers"]
@@ -201,8 +201,8 @@ def test_print_is_captured_and_the_namespace_holds_only_the_exercises_names():
 
 PYODIDE_PROGRAM = """
 import json
-from simulations._judge_shop import SIGNUP_FEE, WELCOME_POINTS, Run, ShopQueue, ShopWorld
-from simulations._sandbox import Budget, load
+from simulations.judge.shop import SIGNUP_FEE, WELCOME_POINTS, Run, ShopQueue, ShopWorld
+from simulations.judge.sandbox import Budget, load
 from simulations.judge import EXERCISES, judge
 runs = {f"{name} {version} {seed}": judge(name, exercise[version], seed=seed)
         for name, exercise in EXERCISES.items() for version in ("start", "fixed") for seed in (1,)}

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from simulations import LiveQueue, ParamError
-from simulations.live_queue import MAX_JOBS, MAX_WORKERS, WORKER_STATES
+from simulations.live_queue.model import MAX_JOBS, MAX_WORKERS, WORKER_STATES
 
 
 def run_to_end(sim, limit=10_000.0):

@@ -3,7 +3,7 @@ graceful shutdown, a poison job and what the delivery cap counts."""
 import pytest
 
 from simulations import LiveQueue, ParamError
-from simulations.live_queue_view import EVERY_EXTRA, EXTRAS, LEVELS
+from simulations.live_queue.view import EVERY_EXTRA, EXTRAS, LEVELS
 
 
 def at(params, seconds):

@@ -1,4 +1,4 @@
-"""live-queue: how a broker delivers a job (live_queue_delivery.py): an ack on fetch, scheduled
+"""live-queue: how a broker delivers a job (live_queue/delivery.py): an ack on fetch, scheduled
 jobs, a worker whose claim is lost, where a dead worker's job goes, and a queue that fills up."""
 import pytest
 

@@ -1,9 +1,9 @@
-"""live-queue: "your library" presets (live_queue_libraries.py), each a library's documented
+"""live-queue: "your library" presets (live_queue/libraries.py), each a library's documented
 defaults, reproduce the failure its documentation describes, and its what-if removes it."""
 import pytest
 
 from simulations import LiveQueue
-from simulations.live_queue_libraries import LIBRARIES
+from simulations.live_queue.libraries import LIBRARIES
 
 
 def at(sim, seconds, acts=()):

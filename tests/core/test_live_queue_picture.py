@@ -1,10 +1,10 @@
-"""live-queue's picture (simulations/live_queue_picture.py): its counts add up to every job and
+"""live-queue's picture (simulations/live_queue/picture.py): its counts add up to every job and
 match the figures, its tokens are bounded however many jobs there are, a killed worker's job is
 marked as dropped by it until its lease runs out, and duplicate emails are named by job."""
 import json
 
 from simulations import SIMULATIONS
-from simulations.live_queue_picture import MAX_FINISHED, MAX_QUEUED
+from simulations.live_queue.picture import MAX_FINISHED, MAX_QUEUED
 
 LiveQueue = SIMULATIONS["live-queue"]
 

@@ -4,8 +4,8 @@ noise, no value the reader never wrote), and words that agree with their count
 import pytest
 
 from simulations import SIMULATIONS, LiveQueue, ParamError
-from simulations.params import show_number
-from simulations.simulation import plural
+from simulations.engine.params import show_number
+from simulations.engine.simulation import plural
 
 
 def refusal(params):

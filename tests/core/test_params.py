@@ -5,7 +5,7 @@ import math
 import pytest
 
 from simulations import SIMULATIONS, ParamError
-from simulations.params import validate
+from simulations.engine.params import validate
 
 NUMBER_TYPES = {"int", "float"}
 
@@ -135,8 +135,8 @@ def test_help_texts_name_choices_as_the_page_shows_them():
     """Issue 23, defect 8: a help text that names a choice by its value ("naive: look with
     SELECT") where the menu shows its label ("Naive: look, then grab") is refused when the
     simulation's class is made, so no simulation can ship one."""
-    from simulations.params import check_help, choice, seed_param
-    from simulations.simulation import Simulation
+    from simulations.engine.params import check_help, choice, seed_param
+    from simulations.engine.simulation import Simulation
     for cls in SIMULATIONS.values():
         check_help(cls.PARAMS)
     menu = choice("claim", "Claim", "naive", ("naive", "atomic"), "naive: look, then grab.",

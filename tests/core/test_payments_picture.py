@@ -5,8 +5,8 @@ import re
 import pytest
 
 from simulations import Payments
-from simulations.money import money
-from simulations.payments_picture import KEY_WORDS
+from simulations.payments.money import money
+from simulations.payments.picture import KEY_WORDS
 
 
 def settle(params, seed=0):

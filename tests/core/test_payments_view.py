@@ -1,4 +1,4 @@
-"""payments' view (simulations/payments_view.py): the words and numbers the widget shows,
+"""payments' view (simulations/payments/view.py): the words and numbers the widget shows,
 decided once in Python. "Alice should have" is the bank's truth (one price per order it
 charged), so with a stable key and a bank that loses most replies, where jobs die after the
 bank charged, it names what she does owe, not the queue's done jobs."""

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from simulations import SIMULATIONS, LiveQueue, ParamError, Payments, Race, bridge
-from simulations.params import show_number
+from simulations.engine.params import show_number
 
 
 def run_to_end(sim, limit=10_000.0):

@@ -1,4 +1,4 @@
-"""Time travel (issue 18): simulations/timeline.py over every simulation.
+"""Time travel (issue 18): simulations/engine/timeline.py over every simulation.
 
 Random seeded runs with random reader actions (each simulation's real actions, valid and
 not): stepping back from any position gives exactly the snapshot the run had there, seek
@@ -11,8 +11,8 @@ import random
 import pytest
 
 from simulations import SIMULATIONS, ParamError
-from simulations.timeline import Timeline
-from simulations.timeline_diff import first_difference
+from simulations.engine.timeline import Timeline
+from simulations.engine.timeline_diff import first_difference
 
 PARAMS = {
     "live-queue": lambda r: {"workers": r.randint(1, 4), "jobs": r.randint(0, 12),
@@ -249,7 +249,7 @@ def test_position_at_finds_the_moment_of_a_time():
 
 PYODIDE_PROGRAM = """
 import hashlib, json
-from simulations.timeline import Timeline
+from simulations.engine.timeline import Timeline
 out = {}
 for name, params, act in %s:
     line = Timeline(name, params, seed=3, every=4, keep=4)

@@ -3,7 +3,7 @@ do?"): the same answer as reading every row, found through tinyq's partial index
 import pytest
 
 from simulations import LiveQueue, Payments
-from simulations.simulation import UNFINISHED_JOBS
+from simulations.engine.simulation import UNFINISHED_JOBS
 
 EVERY_ROW = "SELECT 1 FROM jobs WHERE status IN ('queued', 'running') LIMIT 1"
 

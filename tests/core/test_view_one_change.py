@@ -8,9 +8,9 @@ from pathlib import Path
 from builder.problems import Problems
 from builder.theme import Theme
 from simulations import Payments
-from simulations.params import number
-from simulations.payments_view import payments_view
-from simulations.view import secs, tile
+from simulations.engine.params import number
+from simulations.payments.view import payments_view
+from simulations.engine.view import secs, tile
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,7 @@
 """The one way the tests import tinyq.
 
 `tinyq` is the capstone's own code/capstone/tinyq.py, the very module the simulations run on
-(simulations/_core.py loads it once, as `tinyq` in sys.modules). Only a drill that breaks tinyq
+(simulations/engine/capstone.py loads it once, as `tinyq` in sys.modules). Only a drill that breaks tinyq
 on purpose loads an edited copy as a module of its own (tests/capstone/test_fencing.py). The
 capstone's programs (shop.py, world.py) are imported as a reader's run finds them, with their
 own fresh tinyq: `import_as_run(name, monkeypatch, folder)`.
@@ -12,7 +12,7 @@ import importlib
 import sys
 from pathlib import Path
 
-from simulations._core import CAPSTONE_TINYQ, tinyq
+from simulations.engine.capstone import CAPSTONE_TINYQ, tinyq
 
 __all__ = ["CAPSTONE", "CAPSTONE_TINYQ", "tinyq", "import_as_run", "forget"]
 

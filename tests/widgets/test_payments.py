@@ -17,7 +17,7 @@ def sim(module_page, real_site):
 
 
 def figure(sim, key):
-    """A figure of the view (simulations/payments_view.py) as drawn: its value's element."""
+    """A figure of the view (simulations/payments/view.py) as drawn: its value's element."""
     return sim.root.locator(f'[data-fig="{key}"]')
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from simulations.payments_picture import ATTEMPT_WORDS
+from simulations.payments.picture import ATTEMPT_WORDS
 from tests.support.pixels import pixel
 from tests.widgets.conftest import Sim
 from tests.support.colours import contrast, rgb

@@ -33,7 +33,9 @@ def test_the_bundle_holds_the_package_and_tinyq_beside_it(site):
     files = bundle_of(site)
     for name in ("tinyq.py", "tinyq_sql.py"):   # tinyq imports its SQL from beside it
         assert files[name] == (ROOT / "code" / "capstone" / name).read_text(encoding="utf-8")
-    expected = {f"simulations/{p.name}" for p in (ROOT / "simulations").glob("*.py")}
+    expected = {f"simulations/{p.relative_to(ROOT / 'simulations').as_posix()}"
+                for p in (ROOT / "simulations").rglob("*.py")}
+    assert "simulations/engine/params.py" in expected   # the packages, not only the top level
     assert set(files) - {"tinyq.py", "tinyq_sql.py"} == expected
     for name in expected:
         assert files[name] == (ROOT / name).read_text(encoding="utf-8"), name
@@ -116,5 +118,8 @@ def test_python_files_reads_every_module(tmp_path):
     (tmp_path / "sims").mkdir()
     (tmp_path / "sims" / "a.py").write_text("A = 1\n")
     (tmp_path / "sims" / "notes.txt").write_text("not Python\n")
+    (tmp_path / "sims" / "inner").mkdir()
+    (tmp_path / "sims" / "inner" / "b.py").write_text("B = 2\n")
     (tmp_path / "tinyq.py").write_text("Q = 1\n")
-    assert python_files(tmp_path / "sims", tmp_path / "tinyq.py") == {"simulations/a.py": "A = 1\n", "tinyq.py": "Q = 1\n"}
+    assert python_files(tmp_path / "sims", tmp_path / "tinyq.py") == {
+        "simulations/a.py": "A = 1\n", "simulations/inner/b.py": "B = 2\n", "tinyq.py": "Q = 1\n"}

@@ -1,4 +1,4 @@
-"""One view, drawn twice, the same: for every simulation, a snapshot's view (simulations/view.py)
+"""One view, drawn twice, the same: for every simulation, a snapshot's view (simulations/engine/view.py)
 drawn by the build's Jinja macros (theme/templates/sim/_view.html, through the build's own
 Theme.render_sim) and by the one JavaScript renderer (theme/js/sims/view.js, the module the
 site serves, in real Chromium) gives the same words, numbers, classes and structure.

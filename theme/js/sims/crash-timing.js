@@ -58,7 +58,7 @@ export default class CrashTimingWidget extends Widget {
       button.disabled = !this.ready || worker.state !== "working";
     }
     this.drawResult(s);
-    drawView(this.body, s.view);   // the job's row and the effects in words (crash_timing_view.py)
+    drawView(this.body, s.view);   // the job's row and the effects in words (crash_timing/view.py)
   }
 
   drawStrip(s) {

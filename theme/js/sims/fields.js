@@ -39,7 +39,7 @@ export class Fields {
 
   /** Show the fields and menu choices the simulation allows at its level: the snapshot's
       `shown`, {hidden: [field names kept back], options: {menu: [choices shown]}}, decided in
-      Python (simulations/crash_levels.py). The build drew the chapter's level; a run at another
+      Python (simulations/crash_timing/levels.py). The build drew the chapter's level; a run at another
       one (a link's `level`, then the chapter's settings again) redraws the form from its own.
       A kept-back field is hidden (neither reached nor heard) and keeps its value; a choice kept
       back is hidden and disabled, yet stays selected when a link chose it. */
@@ -68,7 +68,7 @@ export class Fields {
   }
 
   /** The words of a ParamError as the simulation says them beside a field, with the field's
-      own label: "Lease (s): must be from 0.5 to 3600, got -1" (simulations/params.py). */
+      own label: "Lease (s): must be from 0.5 to 3600, got -1" (simulations/engine/params.py). */
   explain(error) {
     return String(error.words || error.message || "");
   }

@@ -5,7 +5,7 @@
 // A link is text anyone can write, and replaying it runs by itself, before the reader has pressed
 // anything: one naming a far time and a moment to travel back to kept a page busy for ten minutes.
 // So a replay is bounded: at most REPLAY_CALLS requests to run the simulation on (each one at most
-// the simulation's own MAX_RUN_STEPS steps, simulations/simulation.py, so a bounded stretch of
+// the simulation's own MAX_RUN_STEPS steps, simulations/engine/simulation.py, so a bounded stretch of
 // virtual time) and at most REPLAY_SECONDS of the reader's time; the link's actions are at most
 // MAX_ACTIONS already (permalink.js). Beyond a bound the replay stops where it got to and says so
 // next to the widget. It stops too when the reader presses "Stop replaying" (shown while it runs)

@@ -2,7 +2,7 @@
 // the job it works on (its lease drawn as a ring draining around it), and the done and dead piles.
 // The tokens themselves are live-queue-tokens.js's; this module places them, draws the bands, the
 // worker boxes and the labels, and says it all in words. Everything comes from the snapshot's "picture"
-// (simulations/live_queue_picture.py): a few dozen tokens and the counts, never one per job.
+// (simulations/live_queue/picture.py): a few dozen tokens and the counts, never one per job.
 // Drawn at most once per animation frame; the same words are in the svg's aria-label.
 
 import { plural, seconds, setAttr, setText, svg, thousands } from "./dom.js";

@@ -66,7 +66,7 @@ export default class LiveQueueWidget extends Widget {
     return this.due(part, near ? undefined : 1000);
   }
 
-  /** List other jobs in the table (a view of simulations/live_queue_view.py's TABLE_VIEWS, and a
+  /** List other jobs in the table (a view of simulations/live_queue/view.py's TABLE_VIEWS, and a
       page of it): the run is untouched, and a link does not record it. */
   showTable(view, page) {
     return this.afterRequests(async () => {
@@ -219,7 +219,7 @@ export default class LiveQueueWidget extends Widget {
   drawJobs(s) {
     const last = this.shown && this.shown.jobs;
     if (!(last && last.s === s) && this.detailsDue("jobs") && !this.drawn("jobs", s, "")) {
-      drawTable(this.body, s.view.tables[0]);   // the jobs table (live_queue_view.py)
+      drawTable(this.body, s.view.tables[0]);   // the jobs table (live_queue/view.py)
     }
   }
 
@@ -235,7 +235,7 @@ export default class LiveQueueWidget extends Widget {
     this.age.mark(marks);
     this.depth.draw();
     this.age.draw();
-    drawFigures(this.body, s.view);   // the figures and the charts' captions (live_queue_view.py)
+    drawFigures(this.body, s.view);   // the figures and the charts' captions (live_queue/view.py)
     setText(this.part("depth-peak"), `(highest ${thousands(this.depth.peak)})`);
     setText(this.part("age-peak"), `(highest ${seconds(this.age.peak)} s)`);
   }

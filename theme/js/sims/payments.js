@@ -28,12 +28,12 @@ export default class PaymentsWidget extends Widget {
     setAttr(this.part("ledger"), "data-verdict", s.verdict.code);   // open | over | dead | exact
     setText(this.part("verdict"), s.verdict.words);
     this.drawPicture(s.picture);
-    drawFigures(this.body, s.view);   // the balances and the ledger's figures (payments_view.py)
+    drawFigures(this.body, s.view);   // the balances and the ledger's figures (payments/view.py)
     drawNotes(this.body, s.view);
     if (this.due("jobs")) drawTable(this.body, s.view.tables[0]);
   }
 
-  /** The picture, from snapshot "picture" (simulations/payments_picture.py) alone. */
+  /** The picture, from snapshot "picture" (simulations/payments/picture.py) alone. */
   drawPicture(pic) {
     const coins = pic.coins;
     syncChildren(this.part("wallet"), coins.wallet, () => el("span", { class: "pay-coin" }), () => {});

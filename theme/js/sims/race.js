@@ -13,7 +13,7 @@ import { el, setAttr, setText, svg } from "./dom.js";
 import { drawTable } from "./view.js";
 import { Widget } from "./widget.js";
 
-// Every worker a race can have (race.py's WORKER_NAMES): a link may hold any of their steps; the
+// Every worker a race can have (race/model.py's WORKER_NAMES): a link may hold any of their steps; the
 // simulation refuses a worker its run does not have.
 const NAMES = [..."ABCDEFGHIJ"];
 
@@ -39,7 +39,7 @@ export default class RaceWidget extends Widget {
     }
     this.drawProgram(s);
     this.drawBoard(s);
-    drawTable(this.body, s.view.tables[0]);   // the jobs table (race_view.py)
+    drawTable(this.body, s.view.tables[0]);   // the jobs table (race/view.py)
     this.drawOutbox(s);
   }
 

@@ -1,7 +1,7 @@
 // Time travel (mixed into Widget, widget.js): "Step back" beside Step, and a slider over the run
 // so far with the reader's own actions marked on it. Python keeps every run as a Timeline
-// (simulations/timeline.py; the bridge's ops "back" and "seek") and says where the run stands
-// and what each mark is (simulations/timeline_view.py, the snapshot's "travel"): this module
+// (simulations/engine/timeline.py; the bridge's ops "back" and "seek") and says where the run stands
+// and what each mark is (simulations/engine/timeline_view.py, the snapshot's "travel"): this module
 // sends the reader's moves and draws what comes back. Acting at an earlier moment starts a new
 // branch there; the bridge's words for it go to the widget's message line.
 //

@@ -1,4 +1,4 @@
-// The one drawing of a snapshot's "view" (simulations/view.py) for every widget: its figures,
+// The one drawing of a snapshot's "view" (simulations/engine/view.py) for every widget: its figures,
 // its tables, its sentences. The build draws the first frame from the same data with the macros
 // of theme/templates/sim/_view.html, element for element as here, so the two cannot disagree:
 // every word and number comes from Python; nothing here names a figure or a column.
@@ -104,7 +104,7 @@ function syncRows(tbody, rows) {
   }
 }
 
-/** A cell: its text, or {text, chip, tone, class} (view.py, `table`). */
+/** A cell: its text, or {text, chip, tone, class} (engine/view.py, `table`). */
 function drawCell(cell, value) {
   if (typeof value !== "object") {
     setText(cell, value);
