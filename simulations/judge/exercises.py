@@ -162,7 +162,7 @@ def judge(exercise, code, seed=0, **options):
     return result
 
 
-if __name__ == "__main__":  # a quick look: python -m simulations.judge.exercises
+if __name__ == "__main__":  # a quick look: python -m simulations.judge
     for name, exercise in EXERCISES.items():
         for version in ("start", "fixed"):
             verdict = judge(name, exercise[version], seed=1)

@@ -1,4 +1,4 @@
-"""The bridge's judge op: the page's one door to simulations/judge/exercises.py (JSON in, JSON out)."""
+"""The bridge's judge op: the page's one door to simulations/judge.py (JSON in, JSON out)."""
 from simulations.judge import EXERCISES
 from tests.support.bridge_calls import call
 

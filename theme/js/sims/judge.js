@@ -1,6 +1,6 @@
 // The judge widget: the reader's own code for an exercise, in an editor (code-editor.js,
 // CodeMirror, loaded only once the reader reaches the widget), judged by the chaos monkey in the
-// page's Python worker (the bridge's "judge" op, simulations/judge/exercises.py). Run (with a seed), Reset
+// page's Python worker (the bridge's "judge" op, simulations/judge.py). Run (with a seed), Reset
 // to the starting code, Show the chapter's fix. The verdict, the audit in words, the first
 // failure's story and the table all come from Python; a mistake in the reader's code is said at
 // its line and marked there in the editor. The reader's edits are kept in this browser.
