@@ -27,7 +27,9 @@ def test_tinyq_on_postgresql_keeps_the_same_promises(pg_server):
         queue_class = load_tinyq_pg().Queue
 
         def place(self):
-            return pg_server.fresh_schema()
+            conninfo = pg_server.fresh_schema()
+            load_tinyq_pg().migrate(conninfo)
+            return conninfo
 
     run_state_machine_as_test(PostgresMachine, settings=settings(SETTINGS, max_examples=15))
 
