@@ -85,7 +85,7 @@ class Job(tinyq.Job):
         try:
             with super().complete() as db:
                 yield db
-        except psycopg.OperationalError:
+        except psycopg.Error:            # any error: lost() tells a dropped connection
             if not self.queue.db.lost():
                 raise
             self.queue.db.reconnect()
@@ -112,9 +112,10 @@ class Queue(tinyq.Queue):
       before the server ends the session (a hung worker must not hold locks and old row
       versions for ever). Both are set per session:
       https://www.postgresql.org/docs/15/runtime-config-client.html
-    reconnect_for: seconds to keep trying to reconnect after the connection is lost
-      (backoff and jitter between tries) before giving up with ConnectionLost.
-    Raises psycopg.OperationalError when the server cannot be reached at all, SchemaBehind
+    reconnect_for: seconds to keep trying to connect, at the start or after the connection
+      is lost (backoff and jitter between tries, each failure logged), before giving up.
+    Raises ConnectionLost (a psycopg.OperationalError) when the server cannot be reached
+    within reconnect_for seconds, SchemaBehind
     when the database needs `python3 tinyq_pg.py migrate`, ValueError for a bad setting.
     """
 
@@ -221,7 +222,7 @@ class Queue(tinyq.Queue):
         params = {"id": job.id, "token": job.token, "now": self.clock(), **params}
         try:
             cursor = self.db.execute(statement, params)
-        except psycopg.OperationalError:
+        except psycopg.Error:            # any error: lost() tells a dropped connection
             if self.db.in_block or not self.db.lost():
                 raise
             self.db.reconnect()
@@ -230,11 +231,14 @@ class Queue(tinyq.Queue):
                 log.warning("job %s: the connection dropped before the server answered; its row "
                             "shows the write was committed (%s, token %s)", job.id, status, token)
                 return None
-            if token == job.token and status == "running":
-                log.warning("job %s: the connection dropped before the server answered; its row "
-                            "shows the write was not committed, and the lease holds (%.3g s "
-                            "left): writing it again", job.id, left)
-                cursor = self.db.execute(statement, params)
+            if token != job.token or status != "running":
+                raise LeaseLost(f"job {job.id} is no longer held by token {job.token} "
+                                f"(found after a dropped connection): nothing written")
+            job.deadline = self.monotonic() + left
+            log.warning("job %s: the connection dropped before the server answered; its row "
+                        "shows the write was not committed, and the job is still this claim's "
+                        "(%.3g s of lease left): writing it again", job.id, left)
+            cursor = self.db.execute(statement, params)
         if cursor.rowcount != 1:
             raise LeaseLost(f"job {job.id} is no longer held by token {job.token}: nothing written")
         return cursor

@@ -52,7 +52,8 @@ class Connection:
     def __init__(self, conninfo, session, check, queue):
         self.conninfo, self.session, self.check, self.queue = conninfo, session, check, queue
         self.in_block = False        # inside transaction(): a drop must reach its code
-        self.raw = self._open()
+        self.raw = None
+        self.reconnect()             # a worker that starts while the server restarts waits too
 
     def _open(self):
         raw = psycopg.connect(self.conninfo, autocommit=True)
@@ -72,11 +73,13 @@ class Connection:
         return self.raw.closed
 
     def reconnect(self):
-        """Open a new connection in place of the lost one, trying again with backoff and
-        jitter; raise ConnectionLost after the queue's reconnect_for seconds."""
+        """Open a new connection in place of the lost one (or the first), trying again with
+        backoff and jitter; raise ConnectionLost after the queue's reconnect_for seconds."""
         queue = self.queue
         give_up = queue.monotonic() + queue.reconnect_for
-        self.raw.close()
+        first = self.raw is None
+        if not first:
+            self.raw.close()
         for attempt in itertools.count(1):
             try:
                 self.raw = self._open()
@@ -89,7 +92,8 @@ class Connection:
                             attempt, str(error).strip().splitlines()[0], wait)
                 queue.sleep(wait)
             else:
-                log.warning("reconnected to the server (try %d)", attempt)
+                if attempt > 1 or not first:
+                    log.warning("connected to the server again (try %d)", attempt)
                 return
 
     def execute(self, query, params=None):
@@ -101,7 +105,7 @@ class Connection:
         alone = not self.in_block
         try:
             return self.raw.execute(query, params)
-        except psycopg.OperationalError:
+        except psycopg.Error:            # any error: lost() tells a dropped connection
             if not (alone and self.raw.closed and is_read(query)):
                 raise
             log.warning("the connection dropped during a read; reconnecting to read again")
@@ -115,7 +119,7 @@ class Connection:
         for drop in itertools.count(1):
             try:
                 return action()
-            except psycopg.OperationalError:
+            except psycopg.Error:            # any error: lost() tells a dropped connection
                 if self.in_block or not self.lost() or drop == MAX_DROPS:
                     raise
                 log.warning("the connection dropped during %s; reconnecting to make it again", what)
