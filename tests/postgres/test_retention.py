@@ -94,3 +94,16 @@ def test_both_engines_queues_have_one_explicit_documented_signature(tinyq_pg):
 def test_a_bad_setting_is_refused_with_its_unit(tinyq_pg, migrated):
     with pytest.raises(ValueError, match="statement_timeout must be a number of seconds above 0"):
         tinyq_pg.Queue(migrated, statement_timeout=0)
+
+
+def test_the_readmes_durations_sql_is_the_modules_and_runs_as_psql_would(tinyq_pg, migrated):
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("```sql\n", 1)[1].split("```", 1)[0]
+    since = "extract(epoch FROM now() - interval '1 hour')"
+    assert shown.strip() == tinyq_pg.DURATIONS.replace("%(since)s", since).strip() + ";"
+    queue = tinyq_pg.Queue(migrated)
+    queue.enqueue("email", {})
+    queue.ack(queue.claim())
+    rows = queue.db.raw.execute(shown).fetchall()       # psycopg's own: no parameters
+    assert [row[:2] for row in rows] == [("email", 1)] and rows[0][2] >= 0
