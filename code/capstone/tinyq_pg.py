@@ -1,8 +1,10 @@
 """tinyq on PostgreSQL (exercise 9): the same queue, the same states, many machines.
 
-    python3 -m venv ~/ex09 && ~/ex09/bin/pip install -r ../requirements-ex09.txt   # psycopg 3
-    pg_virtualenv -t bash                # a shell with a throwaway server; in it, with ~/ex09/bin/python3:
-    python3 tinyq_pg.py migrate          # make (or bring up to date) the jobs table, once per deploy
+    python3 -m venv ~/ex09                                       # psycopg 3, in a venv
+    ~/ex09/bin/python -m pip install -r ../requirements-ex09.txt
+    pg_virtualenv -t bash                # a shell with a throwaway server, and in it:
+    source ~/ex09/bin/activate
+    python3 tinyq_pg.py migrate          # make (or bring up to date) the jobs table, once a deploy
     python3 tinyq_pg.py                  # one demo run (it migrates first, as a deploy would)
 
 Most of it is tinyq.py's: Job, complete(), work_one(), ack(), release(), backoff() and jitter()
@@ -14,8 +16,8 @@ What differs, and why:
 1. Locking. SQLite has one writer at a time, so tinyq's claim is atomic because a second
    worker waits. PostgreSQL lets many transactions write at once; the claim locks the row
    it picks with FOR UPDATE, and SKIP LOCKED makes the others step over it instead of
-   waiting: eight workers claim eight different jobs at the same moment. (Source: PostgreSQL
-   15, "SELECT: The Locking Clause", https://www.postgresql.org/docs/15/sql-select.html#SQL-FOR-UPDATE-SHARE)
+   waiting: eight workers claim eight different jobs at the same moment. (PostgreSQL 15,
+   "The Locking Clause": https://www.postgresql.org/docs/15/sql-select.html#SQL-FOR-UPDATE-SHARE)
 2. Isolation. Each statement runs in READ COMMITTED (PostgreSQL's default): it sees what was
    committed when it started, and a row it is about to change that another transaction
    changed meanwhile is checked again against its WHERE. That is why every guard (status,
