@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 from tests.support.capstone import CAPSTONE_TINYQ
+from tests.support.clock import FakeClock
 
 FAST_WORKER = textwrap.dedent("""
     import sys, time
@@ -58,14 +59,16 @@ def test_the_control_a_queue_on_its_own_fast_clock_takes_the_live_job_and_buries
 
 
 def test_the_worker_reckons_its_own_lease_on_its_monotonic_clock(tinyq_pg, migrated):
-    ticks = iter([100.0, 100.5, 101.0, 103.0])
-    queue = tinyq_pg.Queue(migrated, lease=2, monotonic=lambda: next(ticks))
+    monotonic = FakeClock(100.0)
+    queue = tinyq_pg.Queue(migrated, lease=2, monotonic=monotonic)
     queue.enqueue("email", {})
     job = queue.claim()                              # sent at 100.0 by the monotonic clock
     assert job.deadline == 102.0
-    assert job.lease_left() == 1.5                   # read at 100.5
+    monotonic.now = 100.5
+    assert job.lease_left() == 1.5
+    monotonic.now = 101.0
     queue.extend(job, lease=5)                       # sent at 101.0
-    assert job.deadline == 106.0 and job.lease_left() == 3.0
+    assert job.deadline == 106.0 and job.lease_left() == 5.0
 
 
 def test_by_default_the_times_in_the_table_are_the_servers(tinyq_pg, migrated):
