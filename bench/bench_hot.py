@@ -2,8 +2,9 @@
 
     pg_virtualenv -t -o fsync=on .venv/bin/python bench/bench_hot.py [--jobs 100000]
 
-For each design it makes a fresh schema, queues JOBS jobs, and has one worker claim, renew the
-lease once (a heartbeat) and ack each job, timing every claim(). Then it reads the table's
+For each design it makes a fresh schema, queues --jobs jobs, and has one worker claim, renew the
+lease once (a heartbeat) and ack each job, timing every claim(); the two designs run at the
+same time, side by side. Then it reads the table's
 counters, pg_stat_user_tables.n_tup_upd and n_tup_hot_upd: the share of updates that were HOT
 (heap-only tuples: no new index entries, and the old row version can be pruned from its page
 without VACUUM; https://www.postgresql.org/docs/15/storage-hot.html).
@@ -20,6 +21,7 @@ import statistics
 import sys
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg
@@ -56,7 +58,7 @@ def run(design, jobs):
     queue.db.execute("INSERT INTO jobs (kind, args, run_at, created_at) "
                      "SELECT 'work', '{}', 0, 0 FROM generate_series(1, %s)", (jobs,))
     queue.db.execute("ANALYZE jobs")
-    queue.db.execute("SELECT pg_stat_reset()")
+    queue.db.execute("SELECT pg_stat_reset_single_table_counters('jobs'::regclass)")
     claims = []
     started = time.perf_counter()
     while True:
@@ -96,11 +98,12 @@ def main():
     options = parser.parse_args()
     if "PGHOST" not in os.environ and "PGPORT" not in os.environ:
         sys.exit("bench_hot.py needs a PostgreSQL server: run it under pg_virtualenv (see above)")
-    rows = []
-    for design in ("before", "after"):
-        row = run(design, options.jobs)
+    # The two designs run side by side, each on a thread and a connection of its own, so that
+    # whatever else the machine is doing weighs on both alike.
+    with ThreadPoolExecutor(2) as pool:
+        rows = list(pool.map(lambda design: run(design, options.jobs), ("before", "after")))
+    for row in rows:
         print(row, flush=True)
-        rows.append(row)
     with psycopg.connect() as db:
         settings = {name: db.execute(f"SHOW {name}").fetchone()[0]
                     for name in ("server_version", "fsync", "synchronous_commit")}
