@@ -19,7 +19,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import shop
+if os.environ.get("TINYQ_BACKEND") == "postgres":
+    # Exercise 9: what a deploy does once, before any worker starts; the workers only check
+    # the schema's version (see tinyq_pg_schema.py for why).
+    import tinyq_pg
+    tinyq_pg.migrate(os.environ.get("TINYQ_DSN", ""))
+
+import shop  # noqa: E402 (after the migration, on purpose)
 
 SHOP = Path(__file__).with_name("shop.py")
 TIME_LIMIT = 300      # seconds; a run that takes longer than this is stopped

@@ -22,7 +22,7 @@ TINYQ_PG = CAPSTONE_TINYQ.with_name("tinyq_pg.py")
 def load_tinyq_pg():
     """Import code/capstone/tinyq_pg.py and its tinyq_pg_sql.py (on the same tinyq module as
     the tests)."""
-    for name in ("tinyq_pg_sql", "tinyq_pg"):
+    for name in ("tinyq_pg_sql", "tinyq_pg_schema", "tinyq_pg_connection", "tinyq_pg"):
         if name not in sys.modules:
             spec = importlib.util.spec_from_file_location(name, TINYQ_PG.with_name(f"{name}.py"))
             module = importlib.util.module_from_spec(spec)
@@ -54,6 +54,7 @@ class PostgresBackend:
         self.sql_module = sys.modules["tinyq_pg_sql"]
         self.integrity_error = psycopg.errors.CheckViolation
         self.place = self.default = conninfo     # one fresh schema for the whole test
+        self.module.migrate(conninfo)            # as a deploy does, before any worker starts
 
     def table_sql(self, queue):
         rows = queue.db.execute(

@@ -90,7 +90,7 @@ def test_a_lease_covers_both_ends_and_is_taken_over_only_after_it(make_queue, cl
 
 
 def test_the_claim_sql_says_the_rule(backend):
-    now = ":now" if backend.name == "sqlite" else "%(now)s"
+    now = ":now" if backend.name == "sqlite" else backend.sql_module.NOW
     sql = backend.sql_module
     assert f"locked_until < {now}" in sql.CLAIM_JOB and "locked_until <=" not in sql.CLAIM_JOB
     assert f"locked_until < {now}" in sql.BURY_EXPIRED

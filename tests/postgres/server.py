@@ -56,6 +56,22 @@ class Server:
             db.execute(f"CREATE SCHEMA {schema}")
         return self.schema_conninfo(schema)
 
+    def migrated_schema(self) -> str:
+        """A fresh schema with tinyq_pg's table in it, made by tinyq_pg.migrate()."""
+        from tests.core.conftest import load_tinyq_pg
+        conninfo = self.fresh_schema()
+        load_tinyq_pg().migrate(conninfo)
+        return conninfo
+
+    def cluster(self, action: str):
+        """Run `pg_ctlcluster VERSION regress ACTION` (stop, start, restart) on this server:
+        the connections it had are gone after a stop or a restart, as after a real one."""
+        env = dict(os.environ, **self.env)
+        subprocess.run(["pg_ctlcluster", self.env["PGVERSION"], "regress", action, "-m", "fast"]
+                       if action in ("stop", "restart") else
+                       ["pg_ctlcluster", self.env["PGVERSION"], "regress", action],
+                       env=env, check=True, capture_output=True, timeout=START_TIMEOUT)
+
     def stop(self):
         """Close the keep-alive's input: pg_virtualenv stops and drops the cluster."""
         if self.process.poll() is None:

@@ -22,6 +22,7 @@ def test_the_chapters_figure_is_drawn_by_the_bench_from_its_table():
     bench = _bench()
     assert bench.CHART == FIGURE
     assert FIGURE.read_text(encoding="utf-8") == bench.chart(bench.read_table(RESULTS / "scaling.csv"))
+    assert (RESULTS / "scaling-machine.txt").read_text(encoding="utf-8").count("cores") == 1
     assert "](figures/scaling.svg " in CHAPTER
 
 
@@ -36,13 +37,16 @@ def test_the_figure_has_a_title_the_numbers_in_its_desc_and_dark_colours():
     assert "http" not in style and "href" not in FIGURE.read_text(encoding="utf-8")   # nothing fetched
 
 
-def test_the_chapters_table_is_bench_scaling_csv():
+def test_the_chapters_table_is_bench_scaling_csv_at_matched_durability():
     rows = {}
     for row in csv.DictReader((RESULTS / "scaling.csv").open()):
-        rows.setdefault(int(row["workers"]), {})[row["engine"]] = row
+        rows.setdefault(int(row["workers"]), {})[row["engine"], row["durability"]] = row
     assert sorted(rows) == [1, 2, 4, 8, 16, 32]
-    for workers, by_engine in rows.items():
-        sqlite, postgres = by_engine["sqlite"], by_engine["postgres"]
-        line = (f"| {workers} | {sqlite['jobs_per_second']} | {sqlite['claim_median_ms']} | "
-                f"{postgres['jobs_per_second']} | {postgres['claim_median_ms']} |")
+    for workers, by_series in rows.items():
+        assert by_series["sqlite", "durable"]["setting"] == "synchronous=FULL"
+        assert by_series["postgres", "durable"]["setting"] == "fsync=on synchronous_commit=on"
+        numbers = [by_series[series]["jobs_per_second"] for series in
+                   (("sqlite", "durable"), ("sqlite", "relaxed"), ("postgres", "durable"),
+                    ("postgres", "relaxed"))]
+        line = f"| {workers} | " + " | ".join(numbers) + " |"
         assert line in CHAPTER, line
