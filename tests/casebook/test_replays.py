@@ -298,13 +298,7 @@ def test_sidekiq_basic_fetch_loses_two_killed_jobs_and_super_fetch_none():
 
 def live_queue_to_the_end(embed):
     """The snapshot once the run has finished (run() covers 60 s a call; a countdown takes longer)."""
-    sim = build(embed)
-    for minute in range(1, 100):
-        while not sim.run(until=60 * minute):
-            pass
-        if sim.finished:
-            return sim.snapshot()
-    raise AssertionError("the simulation did not finish")
+    return live_queue_run_on(build(embed))
 
 
 def test_notify_a_countdown_past_the_visibility_timeout_runs_four_times_and_within_it_once():
@@ -349,3 +343,32 @@ def test_asset_manager_a_full_queue_refuses_44_enqueues_with_one_worker_and_none
     while not sim.run(until=30):
         pass
     assert "delivery" not in sim.snapshot()   # nothing refused
+
+
+def test_bullmq_a_dropped_lock_sends_two_emails_and_with_no_stalled_retry_one():
+    pair = embeds("Could not renew lock: Bull's stalled jobs")
+    only_differ_in(pair, "what_if")
+    as_it_happened, fixed = pair
+    results = []
+    for embed in pair:
+        sim = build(embed)
+        sim.run(until=1.0)
+        assert "drop_lock" in sim.snapshot()["workers"][0]["actions"]   # the page offers the button
+        sim.act("drop_lock", worker=1)             # "Step to 1 second, then press ... Drop lock"
+        results.append(live_queue_run_on(sim))
+    twice, once = results
+    assert (twice["stats"]["emails_sent"], twice["stats"]["done"]) == (2, 1)
+    assert any("but the worker carries on" in e["text"] for e in twice["events"])
+    assert (once["stats"]["emails_sent"], once["stats"]["done"], once["stats"]["dead"]) == (1, 0, 1)
+    # without the press, each sends its one email: the number is the dropped lock's
+    for embed in pair:
+        assert live_queue_to_the_end(embed)["stats"]["emails_sent"] == 1
+
+
+def live_queue_run_on(sim):
+    for minute in range(1, 100):
+        while not sim.run(until=60 * minute):
+            pass
+        if sim.finished:
+            return sim.snapshot()
+    raise AssertionError("the simulation did not finish")
