@@ -145,3 +145,12 @@ def test_a_library_chosen_in_the_form_takes_its_defaults_and_its_what_if(page):
     sim.button("Kill worker 1").click()
     expect(sim.part("log")).to_contain_text("worker 1 was killed holding job", timeout=LONG)
     expect(sim.part("outcome")).not_to_contain_text("lost")
+
+
+def test_the_casebooks_what_if_on_sidekiqs_basic_fetch_loses_nothing(page):
+    sim = Sim(page, id="sim-sidekiq-basic-fetch").start()
+    play_to_the_end(sim, "4 of 6 jobs done, 4 emails sent; 2 jobs lost (acked early, their workers died).")
+    field(sim, "What would change if…").check()           # as the chapter says: super_fetch
+    restarted(sim, "What would change if… is now on")
+    expect(sim.field("Ack")).to_have_value("late")
+    play_to_the_end(sim, "6 of 6 jobs done, 6 emails sent.")
