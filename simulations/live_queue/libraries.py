@@ -173,6 +173,11 @@ LIBRARIES = {
 }
 
 NONE = "none"
+# Every parameter a preset or its what-if may set: the page's form leaves these to the simulation
+# when the reader picks a library or ticks the what-if (the snapshot's "presets", below), as it
+# sends every other field's value with a change, and a value sent counts as the reader's.
+PRESET_PARAMS = sorted({param for library in LIBRARIES.values()
+                        for param in (*library["sets"], *library["what_if"][1])})
 
 
 def _shown(spec, value, what, source):
@@ -226,3 +231,11 @@ class Libraries:
         for param, value in values.items():
             if param not in self.given:
                 self.params[param] = convert(specs[param], value)
+
+    def _state(self):
+        """The snapshot's "presets" where the form shows the library: {"by": the fields that
+        choose a preset, "sets": the parameters a preset may set}."""
+        state = super()._state()
+        if "library" not in state["hidden"]:
+            state["presets"] = {"by": ["library", "what_if"], "sets": PRESET_PARAMS}
+        return state

@@ -80,7 +80,8 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
                        "heartbeats": "that, and heartbeats", "deploys": "that, and deploys",
                        "poison": "that, and a poison job",
                        "retries": "that, and a busy service with a retry policy",
-                       "library": "that, and your library's settings"}),
+                       "library": "that, and your library's settings",
+                       "free": "every control at once (free play)"}),
         seed_param(),
     ) + (live_queue_heartbeat.PARAMS + live_queue_deploy.PARAMS + live_queue_poison.PARAMS
          + live_queue_retry.PARAMS + live_queue_delivery.params(MAX_JOBS))

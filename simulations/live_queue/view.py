@@ -30,6 +30,7 @@ LEVELS = {
              + EVERY_EXTRA,
     "all": EVERY_EXTRA,
     **{level: tuple(n for n in EVERY_EXTRA if n not in group) for level, group in EXTRAS.items()},
+    "free": (),   # free play: every control of every level at once, whatever the chapter
 }
 
 MAX_ROWS = 50             # job rows in one snapshot: a page of the table (a bigger one cost a frame)

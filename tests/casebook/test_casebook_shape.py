@@ -8,11 +8,20 @@ QUESTION = "**Your diagnosis first:**"
 FOLD = '<details class="aside">\n<summary>The diagnosis'
 
 
+FREE_PLAY = "Free play"   # the chapter's last embed: every control, no case
+
+
 def cases():
     """{heading: section text} for every `##` section that replays a case in a simulation."""
     text = CASEBOOK.read_text(encoding="utf-8")
     sections = re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", text, re.S | re.M)
-    return {heading: body for heading, body in sections if "```sim " in body}
+    return {heading: body for heading, body in sections if "```sim " in body and heading != FREE_PLAY}
+
+
+def test_the_free_play_embed_shows_every_control():
+    text = CASEBOOK.read_text(encoding="utf-8")
+    section = re.search(rf"^## {FREE_PLAY}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert section and "```sim live-queue id=free-play\nlevel: free\n" in section.group(1)
 
 
 def test_every_replayed_case_asks_for_the_cause_before_its_folded_diagnosis_and_replays_after():

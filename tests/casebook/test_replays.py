@@ -275,3 +275,100 @@ def test_akeneo_ten_workers_send_13_emails_for_5_jobs_and_the_atomic_claim_5():
     # "Set Workers to 2 with the same seed and the run sends eight"
     two = run_to_the_end(build(("race", {**as_it_happened[1], "workers": "2"})))
     assert len(two["emails"]) == 8
+
+
+def test_sidekiq_basic_fetch_loses_two_killed_jobs_and_super_fetch_none():
+    pair = embeds("Gone without a trace: a Sidekiq job after `kill -9`")
+    only_differ_in(pair, "what_if")
+    as_it_happened, fixed = pair
+    assert as_it_happened[1]["library"] == "sidekiq-basic" and fixed[1]["what_if"] == "true"
+    lost = build(as_it_happened)
+    while not lost.run(until=60):
+        pass
+    snapshot = lost.snapshot()
+    assert (snapshot["stats"]["done"], snapshot["stats"]["running"]) == (4, 0)
+    assert snapshot["delivery"]["lost"] == [2, 3]   # the two the Oban run leaves running
+    oban = build(embeds("Stuck as running: Oban's orphaned jobs")[0])
+    while not oban.run(until=60):
+        pass
+    assert [row["id"] for row in oban.job_rows() if row["status"] == "running"] == [2, 3]
+    stats = live_queue_at(fixed, 60)
+    assert (stats["done"], stats["running"]) == (6, 0)
+
+
+def live_queue_to_the_end(embed):
+    """The snapshot once the run has finished (run() covers 60 s a call; a countdown takes longer)."""
+    return live_queue_run_on(build(embed))
+
+
+def test_notify_a_countdown_past_the_visibility_timeout_runs_four_times_and_within_it_once():
+    pair = embeds("Due later, run twice: GOV.UK Notify's nightly tasks")
+    only_differ_in(pair, "eta")
+    as_it_happened, fixed = pair
+    assert as_it_happened[1]["lease"] == "310"   # 5 minutes 10 seconds (notifications-api#4228)
+    many = live_queue_to_the_end(as_it_happened)
+    assert (many["stats"]["emails_sent"], many["stats"]["done"]) == (4, 1)
+    sent = [e["time"] for e in many["events"] if "sent the email for job 1" in e["text"]]
+    assert len(sent) == 4 and all(1800 <= t < 1805 for t in sent)   # all at the countdown's end
+    once = live_queue_to_the_end(fixed)
+    assert (once["stats"]["emails_sent"], once["stats"]["done"]) == (1, 1)
+
+
+def test_open_food_network_13_emails_in_13_failing_attempts_and_1_with_no_retry():
+    pair = embeds("The same email, thirteen times: Open Food Network")
+    only_differ_in(pair, "max_attempts")
+    as_it_happened, fixed = pair
+    retried = run_to_the_end(build(as_it_happened))
+    assert (retried["result"], retried["effects"]) == ("dead", 13)
+    assert retried["jobs"][0]["attempts"] == 13
+    once = run_to_the_end(build(fixed))
+    assert (once["result"], once["effects"], once["jobs"][0]["attempts"]) == ("dead", 1, 1)
+    # the text's third run: 13 attempts with an idempotency key send one email
+    keyed = run_to_the_end(build(("crash-timing", {**as_it_happened[1], "policy": "idempotency-key"})))
+    assert (keyed["effects"], keyed["absorbed"], keyed["jobs"][0]["attempts"]) == (1, 12, 13)
+
+
+def test_asset_manager_a_full_queue_refuses_44_enqueues_with_one_worker_and_none_with_four():
+    pair = embeds("Enqueues refused: GOV.UK Asset Manager's migration")
+    only_differ_in(pair, "workers")
+    as_it_happened, fixed = pair
+    sim = build(as_it_happened)
+    while not sim.run(until=30):
+        pass
+    snapshot = sim.snapshot()
+    assert snapshot["delivery"]["refused"] == 44 and snapshot["stats"]["depth"] == 20
+    first = next(e["time"] for e in snapshot["events"] if "refused" in e["text"])
+    assert 10 <= first < 12   # "the queue fills in about ten seconds"
+    sim = build(fixed)
+    while not sim.run(until=30):
+        pass
+    assert "delivery" not in sim.snapshot()   # nothing refused
+
+
+def test_bullmq_a_dropped_lock_sends_two_emails_and_with_no_stalled_retry_one():
+    pair = embeds("Could not renew lock: Bull's stalled jobs")
+    only_differ_in(pair, "what_if")
+    as_it_happened, fixed = pair
+    results = []
+    for embed in pair:
+        sim = build(embed)
+        sim.run(until=1.0)
+        assert "drop_lock" in sim.snapshot()["workers"][0]["actions"]   # the page offers the button
+        sim.act("drop_lock", worker=1)             # "Step to 1 second, then press ... Drop lock"
+        results.append(live_queue_run_on(sim))
+    twice, once = results
+    assert (twice["stats"]["emails_sent"], twice["stats"]["done"]) == (2, 1)
+    assert any("but the worker carries on" in e["text"] for e in twice["events"])
+    assert (once["stats"]["emails_sent"], once["stats"]["done"], once["stats"]["dead"]) == (1, 0, 1)
+    # without the press, each sends its one email: the number is the dropped lock's
+    for embed in pair:
+        assert live_queue_to_the_end(embed)["stats"]["emails_sent"] == 1
+
+
+def live_queue_run_on(sim):
+    for minute in range(1, 100):
+        while not sim.run(until=60 * minute):
+            pass
+        if sim.finished:
+            return sim.snapshot()
+    raise AssertionError("the simulation did not finish")

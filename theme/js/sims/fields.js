@@ -85,6 +85,16 @@ export class Fields {
       if (field !== name && box.querySelector('[aria-invalid="true"]')) continue;
       current[field] = this.readField(field);
     }
+    // Picking a library (or its what-if) leaves the settings a preset sets to the preset, except
+    // the chapter's own: the snapshot names them (live_queue_libraries.py), else every value shown
+    // would be sent, and a value sent counts as the reader's.
+    const presets = this.snapshot && this.snapshot.presets;
+    if (presets && presets.by.includes(name)) {
+      for (const field of presets.sets) {
+        if (Object.hasOwn(this.chapter, field)) current[field] = this.chapter[field];
+        else delete current[field];
+      }
+    }
     return { ...current, [name]: value };
   }
 

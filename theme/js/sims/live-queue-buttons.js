@@ -24,7 +24,12 @@ const ROOMS = {
   icons: { first: 24, second: 24, face: { kill: "✕", stall: "❚❚", restart: "↻" } },
   one: { first: 30, second: 0, face: { kill: "✕", stall: "", restart: "↻" } },
 };
-const ACTIONS = ["kill", "stall", "restart"];
+// "Drop worker N's lock" (the casebook's `library` level): offered only while the snapshot lists
+// "drop_lock" among the worker's actions (Python decides: a busy worker whose claim still has a
+// lease that may run out), left of Kill, over the box's words; not in the narrowest boxes, whose
+// only place is Kill's (a link's drop_lock still replays there).
+const DROP = { words: { width: 72, face: "Drop lock" }, icons: { width: 24, face: "⊘" } };
+const ACTIONS = ["kill", "stall", "restart", "drop_lock"];
 
 /** Which buttons fit a worker's box `cellW` px wide: "words", "icons" or "one". */
 export function room(cellW) {
@@ -64,6 +69,8 @@ export class WorkerButtons {
         ? [[spot.x + 2, size.first, [["kill", kill && !dead], ["restart", dead]]]]
         : [[spot.x + spot.width - size.second - GAP - size.first - GAP, size.first, [["kill", kill]]],
            [spot.x + spot.width - size.second - GAP, size.second, [["restart", dead], ["stall", stall && !dead]]]];
+      const drop = DROP[kind];
+      if (drop) places.push([places[0][0] - GAP - drop.width, drop.width, [["drop_lock", allowed.has("drop_lock")]]]);
       const shown = new Set();
       for (const [x, width, wanted] of places) {
         const kept = wanted.find(([name, want]) => !want && set[name] === focused && !set[name].hidden);
@@ -73,7 +80,7 @@ export class WorkerButtons {
         shown.add(button);
         place(button, x, top, width);
         setAttr(button, "aria-disabled", allowed.has(pick[0]) ? null : "true");
-        setText(button, kind === "one" ? `${size.face[pick[0]]}${w.id}` : size.face[pick[0]]);
+        setText(button, kind === "one" ? `${size.face[pick[0]]}${w.id}` : (size.face[pick[0]] ?? drop.face));
       }
       for (const name of ACTIONS) {
         const button = set[name];
@@ -85,14 +92,15 @@ export class WorkerButtons {
   }
 
   make(number) {
-    const button = (action, words) => {
+    const button = (action, words, name = `${words} worker ${number}`) => {
       const node = el("button", { type: "button", class: `lqp-button lqp-button-${action}`, hidden: true,
-                                  "aria-label": `${words} worker ${number}`, title: `${words} worker ${number}`,
+                                  "aria-label": name, title: name,
                                   dataset: { action, worker: number } });
       this.layer.append(node);
       return node;
     };
-    return { kill: button("kill", "Kill"), stall: button("stall", "Stall"), restart: button("restart", "Restart") };
+    return { kill: button("kill", "Kill"), stall: button("stall", "Stall"), restart: button("restart", "Restart"),
+             drop_lock: button("drop_lock", "Drop", `Drop worker ${number}'s lock`) };
   }
 }
 

@@ -19,7 +19,7 @@ const PICTURE_MS = 50;
 export default class LiveQueueWidget extends Widget {
   static vocabulary = {
     kill: ["worker"], restart: ["worker"], add_worker: [], enqueue: [], burst: ["count"],
-    stall: ["worker", "seconds"], set: ["param", "value"],
+    stall: ["worker", "seconds"], set: ["param", "value"], drop_lock: ["worker"],
   };
   static idleWhenFinished = true;   // an idle queue still takes new jobs: keep the clock going
 
