@@ -2,7 +2,7 @@
 its what-if) decides, so that picking one leaves them to it (theme/js/sims/fields.js,
 paramsAfter); the browser side: tests/widgets/test_live_queue_new_controls.py."""
 from simulations import LiveQueue
-from simulations.live_queue_libraries import LIBRARIES
+from simulations.live_queue.libraries import LIBRARIES
 
 
 def test_the_snapshot_names_every_setting_a_preset_or_what_if_sets_where_the_form_shows_it():
