@@ -63,9 +63,10 @@ def picture(sim, rows):
     for job_id, attempts, until, claimed, token in rows:
         span = until - (claimed if claimed is not None else now)
         was = (sim.lapsed if until < now else sim.handed).get(job_id)   # the hand-over
+        worker, dead = holders.get(token), dropped.get(token)
         running.append({
             "id": job_id, "attempts": attempts, "emails": emails[job_id], "token": token,
-            "worker": holders.get(token), "dropped_by": dropped.get(token),
+            "worker": worker, "dropped_by": dead, "place": _place(worker, dead, until, now),
             "lease_left": in_seconds(max(0, until - now)),
             "lease": round(max(0.0, min(1.0, (until - now) / span)), 3) if span > 0 else 0.0,
             "was": None if was == holders.get(token) else was})
@@ -92,6 +93,16 @@ def picture(sim, rows):
         "duplicates": _duplicates(sim),
         "refused": _refused(sim),
     }
+
+
+def _place(worker, dead, until, now):
+    """Where a running job is drawn (see the module's docstring): a claim is claimable again
+    only once now > locked_until (tinyq's claim), whoever held it."""
+    if worker is not None:
+        return "worker"
+    if until >= now:
+        return "dropped" if dead is not None else "stuck"
+    return "queue"
 
 
 def _refused(sim):

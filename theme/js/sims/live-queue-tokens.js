@@ -85,7 +85,7 @@ export class Tokens {
   }
 
   /** Draw `job`'s token (its `status`) at [x, y] px, with an extra class ("dropped": its worker was
-      killed), `boxed` when it is drawn in a worker's box (the box says which try it is on, beside
+      killed; "stuck": its worker was restarted, its lease runs on with nobody holding it), `boxed` when it is drawn in a worker's box (the box says which try it is on, beside
       it: live-queue-workers.js); `run` is its entry of the picture's running jobs, or null. A
       token taken from `freed` (or the spares) is put at its place at once (`data-fresh`: no
       transition), not gliding to it. */
@@ -102,6 +102,7 @@ export class Tokens {
     setAttr(node, "data-job", job.id);
     setAttr(node, "data-status", status);
     setAttr(node, "data-worker", run && run.worker !== null ? run.worker : "");
+    setAttr(node, "data-place", run ? run.place : status);
     setAttr(node, "data-emails", job.emails);
     setAttr(node, "class", `lqp-token lqp-${status}${extra ? ` lqp-${extra}` : ""}${job.attempts > 1 || (status === "queued" && job.attempts) ? " lqp-again" : ""}`);
     if (node.style.transform !== move) node.style.transform = move;
@@ -110,7 +111,7 @@ export class Tokens {
     setAttr(node.pill, "display", job.emails > 1 ? null : "none");
     // Which try: the claim it is on (running with a worker, done, dead) or waits for (queued, or
     // back in the queue from a lost lease); shown from the 2nd, as tinyq counts claims.
-    const waiting = status === "queued" || (run && run.worker === null && extra !== "dropped");
+    const waiting = status === "queued" || (run && run.place === "queue");
     const tries = job.attempts + (waiting ? 1 : 0);
     setAttr(node, "data-try", tries);
     // A job a worker took over once another's lease on it ran out: from whom (the snapshot's
