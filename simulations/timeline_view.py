@@ -7,6 +7,10 @@ Python's words, never from a copy in JavaScript (theme/js/sims/timetravel.js).
         end               the virtual time (seconds) at the end of the branch
         moment, nth       the time (seconds) shown and how many earlier positions share it,
                           which a link records (Timeline.position_at(moment, nth) finds it again)
+                          (end, moment and a mark's time are exact, never rounded: a link that
+                          rounds them to the millisecond reopens a run short of an event at a
+                          sub-millisecond time, as the payments' charge attempts are; only the
+                          words round them)
         words             the slider's value text: "4.2 s, of 9.5 s so far" (the race counts
                           statements: "3 statements, of 12 statements so far")
         marks             the reader's actions on this branch, the first MAX_MARKS + 1 (one
@@ -65,12 +69,12 @@ def picture(line):
     """The snapshot of Timeline `line` with its "travel" key filled in for the page."""
     snapshot = line.sim.snapshot()   # not line.snapshot(): crash-timing has a "timeline" of its own
     moment, nth = line.moment()
-    moment, end = round(moment, 3), round(line.times[len(line.moves)], 3)
+    end = line.times[len(line.moves)]
     marks, acts = [], 0
     for at, move in enumerate(line.moves):
         acts += move[0] == "act"
         if move[0] == "act" and len(marks) <= MAX_MARKS:
-            when = round(line.times[at], 3)
+            when = line.times[at]
             marks.append({"at": at + 1, "time": when, "action": move[1], "args": move[2],
                           "words": f"{action_words(line.kind, move[1], move[2])} at "
                                    f"{words(line.kind, when)}"})

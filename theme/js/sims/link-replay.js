@@ -3,12 +3,15 @@
 // at their times and runs on to that time: the same run, as the simulations are deterministic.
 
 import { seconds, setText, thousands } from "./dom.js";
-import { writeLink } from "./permalink.js";
+import { reached, writeLink } from "./permalink.js";
 
 export class LinkReplay {
   async replay({ actions, time, moment }) {
+    // The moment is run to on the way, as the reader's run passed it: a moment between two events
+    // (Play stopped there) is a position of its own, which running past it would not make.
+    const passing = (until) => (moment && moment.time < until ? this.runUntil(moment.time) : true);
     for (const action of actions) {
-      if (!(await this.runUntil(action.time))) return;
+      if (!(await passing(action.time)) || !(await this.runUntil(action.time))) return;
       const reply = await this.send({ op: "act", name: action.name, args: action.args });
       if (!reply.ok) {
         const back = await this.send({ op: "create", sim: this.sim, params: { ...this.chapter } });
@@ -22,7 +25,8 @@ export class LinkReplay {
       this.actions.push(action);
       this.apply(reply.snapshot);
     }
-    if (time) await this.runUntil(time);
+    if (moment && !(await this.runUntil(moment.time))) return;
+    if (time !== null) await this.runUntil(time);
     if (moment && !(await this.seekMoment(moment))) return;
     this.say(moment
       ? `This is the run the link recorded, at the moment it names (${this.snapshot.travel.words}). Press Play to go on, or Reset to start it again.`
@@ -44,7 +48,7 @@ export class LinkReplay {
     const line = snapshot.travel;   // at an earlier moment: the whole run, and that moment
     const earlier = line && line.at < line.length;
     const link = writeLink(location.href, this.id, {
-      params: snapshot.params, time: earlier ? line.end : snapshot.time, actions: this.actions,
+      params: snapshot.params, time: reached(snapshot), actions: this.actions,
       moment: earlier ? { time: line.moment, nth: line.nth } : null,
     }, this.constructor.vocabulary);
     history.replaceState(history.state, "", link.href);
