@@ -87,3 +87,18 @@ def test_over_seeded_runs_every_job_is_drawn_where_its_claim_and_lease_put_it(se
                     sim.act(name, worker=worker["id"])
                     break
         check(sim)
+
+
+def test_retries_waiting_out_their_backoff_say_when_they_are_due():
+    sim = LiveQueue({"workers": 64, "jobs": 64, "duration": 1, "lease": 30, "level": "retries",
+                     "service_capacity": 8, "backoff_base": 10, "jitter": False})
+    for seconds in (3, 9, 12, 14, 25, 40):
+        to(sim, seconds)
+        picture = sim.snapshot()["picture"]
+        due = dict(sim.queue.db.execute("SELECT id, run_at FROM jobs WHERE status = 'queued'"))
+        assert picture["backoff"] == sum(at > sim.ticks for at in due.values())
+        for job in picture["queued"]:
+            assert job["due_in"] == round(max(0, due[job["id"]] - sim.ticks) / 10, 3)
+        if seconds == 3:                           # the first failures, all ten seconds away
+            assert picture["backoff"] == picture["counts"]["queued"] > 0
+            assert all(job["due_in"] > 0 for job in picture["queued"])

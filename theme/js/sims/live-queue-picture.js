@@ -151,7 +151,8 @@ export class QueuePicture {
     const fit = Math.max(1, Math.floor((width - 2 * PAD - 90 - stuckW) / STEP));
     lane.slice(0, fit).forEach((job, index) => place.set(job.id, [PAD + index * STEP, 22]));
     const hiddenQueued = p.counts.queued + loose.length - Math.min(fit, lane.length);
-    this.text("queue", PAD, 14, `Queue: ${plural(p.counts.queued, "job")} waiting${loose.length ? `, ${loose.length} back from a lost lease` : ""}`);
+    const later = p.backoff ? `, ${p.backoff === p.counts.queued ? (p.backoff === 1 ? "it" : "all") : p.backoff} in backoff` : "";
+    this.text("queue", PAD, 14, `Queue: ${plural(p.counts.queued, "job")} waiting${later}${loose.length ? `, ${loose.length} back from a lost lease` : ""}`);
     this.text("more", PAD + Math.min(fit, lane.length) * STEP + 2, 37, hiddenQueued > 0 ? `+${thousands(hiddenQueued)} more` : "");
     this.text("stuck", width - PAD, 14, stuckWords);
     setAttr(this.rail, "width", width - 2 * PAD + 8 - stuckW);
@@ -273,7 +274,9 @@ function stuckLabel(n, width) {
 /** The picture in words (its aria-label): where every shown job is, whose lease runs out. */
 function describe(s, byWorker, refused, stuck) {
   const p = s.picture;
-  const parts = [`At ${seconds(s.time)} s: ${plural(p.counts.queued, "job")} queued`];
+  const first = p.queued.find((job) => job.due_in > 0);
+  const parts = [`At ${seconds(s.time)} s: ${plural(p.counts.queued, "job")} queued${p.backoff
+    ? ` (${p.backoff} of them retries waiting out their backoff, not claimed before it ends${first ? `: the first in ${seconds(first.due_in)} s` : ""})` : ""}`];
   for (const w of s.workers.slice(0, 8)) {
     const job = byWorker.get(w.id);
     if (w.state === "killed") {

@@ -13,7 +13,7 @@
 //   beside   (a phone, or two columns) name over state on the left; the lease ("lease 3.1 s")
 //            over the try ("3rd try, was worker 2"; "not renewed" for a killed worker's job)
 //            just left of the token; the bar along the box's bottom edge, under the words
-//   narrow   (many workers) the worker's number ("5", as its button says "✕5"), ✕ when it is
+//   narrow   (many workers) the worker's number ("5", as its Kill button says it), ✕ when it is
 //            killed, and the try as "2nd" left of the token when it fits: never who it was taken
 //            over from (the svg's aria-label says it); the bar along the box's bottom edge, left
 //            of the token, except in compact boxes (64 workers on a phone), where a 3 px line
@@ -133,7 +133,7 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, h
     place(cell, { name: [8, 11], state: [8, 23], lease: [tokenX - 6, 11, "end"], try: [tokenX - 6, 23, "end"] });
   } else {
     // "Worker 5" where it fits with a ✕ and a two-digit try after it in every box alike (so all
-    // the boxes of a picture say it one way), else "5"; none in the narrowest (its button says "✕5").
+    // the boxes of a picture say it one way), else "5"; none in the narrowest (its button says "5").
     state = killed && kind !== "one" ? "✕" : "";
     const end = (words, cross) => (cross ? Math.max(32, 8 + span(words, 11) + 3) + 12 : 8 + span(words, 11)) + 3;
     const long = `Worker ${String(w.id).padStart(2, "0")}`;
