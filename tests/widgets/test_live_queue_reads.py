@@ -1,4 +1,4 @@
-"""live-queue's picture says what a learner sees at a glance (issue 38), in real Chromium: 64 idle
+"""live-queue's picture says what a learner sees at a glance, in real Chromium: 64 idle
 workers read as idle, not as 64 dead ones, and retries waiting out their backoff say when they
 are due. One page (one Pyodide start) for the module: the casebook's 64-worker retry storm."""
 import re
@@ -29,7 +29,7 @@ def test_64_idle_workers_read_as_idle_and_kill_is_still_there_and_named(page):
 
 
 def test_retries_in_backoff_say_when_they_are_due(page):
-    sim = Sim(page, id="sim-splay-no-jitter")
+    sim = Sim(page, id="sim-splay-no-jitter").start()
     sim.button("Reset").click()
     sim.set_speed("5")
     sim.button("Play").click()
@@ -42,3 +42,19 @@ def test_retries_in_backoff_say_when_they_are_due(page):
     assert re.fullmatch(r"in \d+ s", caption), caption
     assert re.search(r"queued \(\d+ of them retries waiting out their backoff",
                      sim.root.locator("svg.lqp-svg").get_attribute("aria-label"))
+
+
+def test_play_reads_play_once_every_job_is_done_and_the_clock_stops(page):
+    sim = Sim(page, id="sim-splay-no-jitter").start()
+    sim.button("Reset").click()
+    sim.set_speed("50")
+    sim.button("Play").click()
+    expect(sim.part("outcome")).to_contain_text("64 of 64 jobs done", timeout=LONG)
+    expect(sim.button("Play")).to_be_visible()       # not "Pause" over a clock that stands still
+    expect(sim.button("Pause")).to_have_count(0)
+    assert sim.root.get_attribute("data-playing") is None
+    stopped = sim.time()
+    sim.button("Play").click()                       # nothing to play: it says why, and stays
+    expect(sim.part("message")).to_contain_text("every job is finished")
+    expect(sim.button("Play")).to_be_visible()
+    assert sim.time() == stopped
