@@ -101,10 +101,29 @@ def action_words(kind, name, args):
     buttons say it otherwise sets ACTION_WORDS = {name: "words with {argument}s"}."""
     said = getattr(kind, "ACTION_WORDS", {}).get(name)
     if said:
-        return said.format(**args)
+        return said.format(**{key: show(value) for key, value in args.items()})
     if name == "set" and {"param", "value"} <= set(args):
-        return f"{args['param']} set to {args['value']}"
+        return set_words(kind, args["param"], args["value"])
     return " ".join([name.replace("_", " "), *(f"{key} {value}" for key, value in args.items())])
+
+
+def show(value):
+    """An action's argument as a reader writes it: 10 for 10.0, 3.5, a name as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def set_words(kind, param, value):
+    """A setting changed mid-run, in its field's words: "Lease (s) set to 2", "Restart dead
+    workers turned on" (never "supervisor set to True")."""
+    spec = next((spec for spec in kind.PARAMS if spec["name"] == param), None)
+    if spec is None:
+        return f"{param} set to {show(value)}"
+    if spec["type"] == "bool":
+        on = value if isinstance(value, bool) else str(value).lower() in ("true", "1", "on", "yes")
+        return f"{spec['label']} turned {'on' if on else 'off'}"
+    return f"{spec['label']} set to {show(value)}"
 
 
 def branched(line, reply):
