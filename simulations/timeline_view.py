@@ -93,7 +93,14 @@ def words(kind, when):
     if unit:
         count = round(when / unit[1])
         return f"{count:,} {unit[0] if count == 1 else unit[0] + 's'}"
-    return f"{round(when, 3):g} s"
+    return f"{in_hundredths(when)} s"
+
+
+def in_hundredths(when):
+    """Seconds as the page's clock and log write them (dom.js seconds(): to the hundredth, no
+    trailing zeros), so the slider never says "12.682 s" beside a clock saying "12.68 s"."""
+    shown = f"{round(when, 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if shown in ("-0", "") else shown
 
 
 def action_words(kind, name, args):

@@ -38,3 +38,14 @@ def test_a_refused_action_says_why_in_a_sentence(act, words):
     with pytest.raises(ParamError) as refused:
         line.act(act, worker=1 if act == "kill" else 2)
     assert refused.value.words == words
+
+
+def test_the_slider_writes_time_to_the_hundredth_as_the_clock_does():
+    line = PageTimeline("payments", {"seed": 1})                   # ends at 14.1346 s
+    while not line.sim.finished:
+        line.step()
+    travel = line.snapshot()["travel"]
+    end = travel["end"]
+    shown = str(round(end * 100) / 100).removesuffix(".0")          # dom.js seconds()
+    assert round(end, 3) != round(end, 2)                           # a time with a thousandth
+    assert travel["words"] == f"{shown} s, of {shown} s so far"
