@@ -58,3 +58,11 @@ def test_play_reads_play_once_every_job_is_done_and_the_clock_stops(page):
     expect(sim.part("message")).to_contain_text("every job is finished")
     expect(sim.button("Play")).to_be_visible()
     assert sim.time() == stopped
+
+
+def test_the_stall_seconds_field_is_as_wide_as_a_number_not_the_page(page):
+    sim = Sim(page, id="sim-splay-no-jitter").start()
+    field = sim.field("Stall for (s)")
+    field.scroll_into_view_if_needed()
+    expect(field).to_be_visible()
+    assert field.bounding_box()["width"] <= 170, field.bounding_box()
