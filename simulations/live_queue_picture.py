@@ -21,6 +21,8 @@ at the workers and in the done and dead piles, a bounded number of each, with th
                       last MAX_FINISHED of them, latest first}
         refused       the acks refused in the last REFUSED_SHOWN seconds, drawn on the worker
                       whose ack it was: [{worker, job, ago (seconds)}], at most one per worker
+        frozen        the workers a stall froze, drawn so on their boxes (its log line alone
+                      said it): [{worker, left (seconds until it moves again)}]
     }
 
 A token's `attempts` is how many times its job has been claimed (tinyq counts a claim as an
@@ -99,6 +101,9 @@ def picture(sim, rows):
         "backoff": db.execute(LATER, (now,)).fetchone()[0],
         "duplicates": _duplicates(sim),
         "refused": _refused(sim),
+        "frozen": [{"worker": w.number, "left": in_seconds(w.frozen_until - now)}
+                   for w in sim.workers if w.state != "killed" and w.frozen_until is not None
+                   and w.frozen_until > now],
     }
 
 

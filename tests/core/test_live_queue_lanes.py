@@ -102,3 +102,14 @@ def test_retries_waiting_out_their_backoff_say_when_they_are_due():
         if seconds == 3:                           # the first failures, all ten seconds away
             assert picture["backoff"] == picture["counts"]["queued"] > 0
             assert all(job["due_in"] > 0 for job in picture["queued"])
+
+
+def test_a_stalled_worker_is_drawn_frozen_with_the_seconds_left_of_it():
+    sim = LiveQueue({"workers": 2, "jobs": 3, "lease": 5, "duration": 2})
+    to(sim, 0.3)
+    sim.act("stall", worker=1, seconds=8)
+    assert sim.snapshot()["picture"]["frozen"] == [{"worker": 1, "left": 8}]
+    to(sim, 6.3)                                   # its lease ran out; worker 2 took job 1 over
+    assert sim.snapshot()["picture"]["frozen"] == [{"worker": 1, "left": 2}]
+    to(sim, 8.4)
+    assert sim.snapshot()["picture"]["frozen"] == []

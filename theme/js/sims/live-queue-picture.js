@@ -171,6 +171,7 @@ export class QueuePicture {
     }
     const running = new Map(p.running.map((job) => [job.id, job]));
     const refused = new Map(p.refused.map((r) => [r.worker, r]));
+    const frozen = new Map((p.frozen || []).map((f) => [f.worker, f]));
     // Each box's buttons at its right end (or, the narrowest, in place of its name): the rest of
     // the box is laid out in the `inner` px left of them.
     const kind = room(cellW);
@@ -193,7 +194,7 @@ export class QueuePicture {
       const form = !wide ? "narrow" : inner - tokenX > 150 ? "roomy" : "beside";
       const job = byWorker.get(w.id);
       if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : "", true]);
-      drawCell(cell, w, job, refused.get(w.id), { form, inner, tokenX, kind, small, height });
+      drawCell(cell, w, job, refused.get(w.id), { form, inner, tokenX, kind, small, height, frozen: frozen.get(w.id) || null });
     });
 
     // The piles: done (latest first) and dead, each with its count. A pile with more jobs than
@@ -245,7 +246,7 @@ export class QueuePicture {
       setAttr(this.figure, `data-${status}-shown`, shown[status]);
     }
     this.buttons.draw(s.workers, spots, kind, { ready: this.ready, stall: !s.hidden.includes("stall"), kill: !s.hidden.includes("kill") });
-    setAttr(this.svg, "aria-label", describe(s, byWorker, refused, stuck));
+    setAttr(this.svg, "aria-label", describe(s, byWorker, refused, stuck, frozen));
     setAttr(this.figure, "data-time", s.time);
   }
 
@@ -272,7 +273,7 @@ function stuckLabel(n, width) {
 }
 
 /** The picture in words (its aria-label): where every shown job is, whose lease runs out. */
-function describe(s, byWorker, refused, stuck) {
+function describe(s, byWorker, refused, stuck, frozen) {
   const p = s.picture;
   const first = p.queued.find((job) => job.due_in > 0);
   const parts = [`At ${seconds(s.time)} s: ${plural(p.counts.queued, "job")} queued${p.backoff
@@ -282,6 +283,8 @@ function describe(s, byWorker, refused, stuck) {
     if (w.state === "killed") {
       parts.push(job ? `worker ${w.id} killed; its job ${job.id} waits out its lease, which nobody renews (${seconds(job.lease_left)} s left)`
                      : `worker ${w.id} killed`);
+    } else if (frozen.has(w.id)) {
+      parts.push(`worker ${w.id} frozen by a stall for ${seconds(frozen.get(w.id).left)} s more${w.job !== null ? `, still believing it holds job ${w.job}` : ""}`);
     } else if (job) {
       const handed = job.was !== null && job.worker === w.id ? `, taken over from worker ${job.was} when its lease ran out` : "";
       parts.push(`worker ${w.id} ${w.state} on job ${job.id}${job.attempts >= 2 ? ` (its ${ordinal(job.attempts)} try${handed})` : ""} (lease ${seconds(job.lease_left)} s left)`);
