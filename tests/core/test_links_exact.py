@@ -69,9 +69,38 @@ def state(snapshot):
     return {**snapshot, "moment": travel["moment"], "end": travel["end"], "nth": travel["nth"]}
 
 
+def changed(params, chapter, cls):
+    """permalink.js changedParams: the run's settings that differ from the chapter's over the
+    simulation's defaults, each as String(value)."""
+    base = {spec["name"]: js_string(spec["default"]) for spec in cls.PARAMS}
+    base.update({key: js_string(value) for key, value in chapter.items()})
+    return {key: js_string(value) for key, value in params.items()
+            if key not in base or base[key] != js_string(value)}
+
+
+def settings(name, chapter, seed, rng):
+    """The settings a run starts from: the chapter's, or (half the time) with a field or two
+    changed by the reader, which the page sends as every field's value (fields.js paramsAfter)."""
+    cls = SIMULATIONS[name]
+    given = {**chapter, "seed": seed}
+    if rng.random() < 0.5:
+        start = cls(given).params
+        fields = [s for s in cls.PARAMS if s["type"] in ("choice", "bool")]
+        for spec in rng.sample(fields, k=min(2, len(fields))):
+            options = spec["choices"] if spec["type"] == "choice" else [True, False]
+            trial = {**start, spec["name"]: rng.choice(options)}
+            try:
+                cls(trial)
+            except ParamError:
+                continue
+            start = trial
+        given = start
+    return given
+
+
 def played(name, chapter, seed, rng):
     """A reader's run: plays of random length, steps, actions, maybe to the end, maybe back."""
-    line = PageTimeline(SIMULATIONS[name], {**chapter, "seed": seed})
+    line = PageTimeline(SIMULATIONS[name], settings(name, chapter, seed, rng))
     for _ in range(rng.randint(1, 12)):
         move = rng.random()
         if move < 0.4:
@@ -97,7 +126,8 @@ def played(name, chapter, seed, rng):
 def reopened(name, chapter, seed, snapshot):
     """What the page shows from the link of `snapshot` (copyLink, writeLink, readLink, replay)."""
     travel = snapshot["travel"]
-    link = {key: js_string(value) for key, value in snapshot["params"].items()}
+    chapter = {**chapter, "seed": seed}            # the widget's chapter settings hold its seed
+    link = changed(snapshot["params"], chapter, SIMULATIONS[name])
     line = PageTimeline(SIMULATIONS[name], {**chapter, **link})
     moment = link_time(travel["moment"]) if travel["at"] < travel["length"] else None
     for mark in travel["marks"]:

@@ -1,6 +1,6 @@
 """A finished run's link reopens it finished, in real Chromium: the casebook's akash case ends
 with a charge attempt at 4.8165 s, which a link rounded to the millisecond (4.816 s) reopened one
-attempt short and unfinished. tests/core/test_links_exact.py checks every simulation in Python."""
+attempt short and unfinished. A link writes only the settings that differ from the embed's. tests/core/test_links_exact.py checks every simulation in Python."""
 from playwright.sync_api import expect
 
 from tests.widgets.conftest import LONG, Sim
@@ -25,3 +25,6 @@ def test_a_finished_payments_run_reopens_from_its_link_finished(fresh_page, real
     assert {"time": again.time(), "outcome": again.outcome(),
             "log": again.part("log").locator("li").all_inner_texts()} == seen
     assert "sim-akash-no-key.t=4.816461342388714" in link   # the time exact, as JavaScript writes it
+    # Only what differs from the embed's own settings: nothing here, so the time alone (it wrote
+    # all of the simulation's settings, defaults too).
+    assert link.count("sim-akash-no-key.") == 1, link

@@ -3,7 +3,7 @@
 // at their times and runs on to that time: the same run, as the simulations are deterministic.
 
 import { seconds, setText, thousands } from "./dom.js";
-import { reached, writeLink } from "./permalink.js";
+import { changedParams, reached, writeLink } from "./permalink.js";
 
 export class LinkReplay {
   async replay({ actions, time, moment }) {
@@ -47,8 +47,13 @@ export class LinkReplay {
     const snapshot = this.snapshot;
     const line = snapshot.travel;   // at an earlier moment: the whole run, and that moment
     const earlier = line && line.at < line.length;
+    // The simulation's defaults (its PARAMS, from Python), asked once: only what differs is written.
+    if (!this.specs) {
+      const reply = await this.send({ op: "params", sim: this.sim });
+      this.specs = reply.ok ? reply.params : [];
+    }
     const link = writeLink(location.href, this.id, {
-      params: snapshot.params, time: reached(snapshot), actions: this.actions,
+      params: changedParams(snapshot.params, this.chapter, this.specs), time: reached(snapshot), actions: this.actions,
       moment: earlier ? { time: line.moment, nth: line.nth } : null,
     }, this.constructor.vocabulary);
     history.replaceState(history.state, "", link.href);

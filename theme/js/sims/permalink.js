@@ -133,6 +133,18 @@ export function writeLink(href, id, { params, time, actions, moment = null }, vo
   return { href: url.href, time: until, kept: kept.length, total: actions.length };
 }
 
+/** The settings a link must write: those of `params` (the run's, as its snapshot has them) that
+    differ from what the widget starts from without a link, the chapter's own settings over the
+    simulation's defaults (`specs`: its PARAMS, each {name, default}). A link opened creates the
+    run from the chapter's settings with the link's on top (widget.js boot), so the rest need not
+    be written: a link of two changed settings, not all twenty-four. */
+export function changedParams(params, chapter, specs) {
+  const base = Object.fromEntries(specs.map((spec) => [spec.name, spec.default]));
+  Object.assign(base, chapter);
+  return Object.fromEntries(Object.entries(params).filter(
+    ([name, value]) => !Object.hasOwn(base, name) || String(base[name]) !== String(value)));
+}
+
 /** The virtual time (seconds) of `snapshot`, exact, as a link records it: the moment shown
     ("moment") or the end of the run ("end"), from its timeline (simulations/timeline_view.py);
     the snapshot's `time` is rounded to the millisecond, for the page's words. */
