@@ -302,6 +302,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
             "marks": self.mark_words(), "job_words": self.job_words(),
             "duplicates": self.duplicates(),
             "work": self.work_bars(),
+            "leases": self.lease_bars(),   # crash_timing_picture.py
             "dies_at": self.dies_at(),
             "shown": shown(self.params["level"]),   # the form's fields at this level (crash_levels.py)
         }

@@ -5,6 +5,7 @@ A mixin of CrashTiming (crash_timing.py), which calls _work_starts and _work_end
 from .policies import DYING
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+RELEASES = ("ack", "refused", "fail", "rollback", "claim")   # the moments that end a claim
 
 # The short words on the lanes' marks (the picture; the event log says each moment in full), by the
 # moment's kind; the effect's and the finish's words are the policy's own: (effect, finish).
@@ -55,6 +56,24 @@ class LanePicture:
                 if bar["end"] is None:
                     bar["end"] = self._last_step(who)
                 bars.append(bar)
+        return bars
+
+    def lease_bars(self):
+        """[{worker, start, end}] (seconds): each claim's lease as drawn, from the claim until
+        the lease runs out, or sooner once that claim is over - its worker acked, was refused,
+        failed or rolled back, or claimed again - so that no lease bar runs on past its ack. A
+        dead worker's lease runs on to its end: nobody gives it back."""
+        bars = []
+        for index, moment in enumerate(self.timeline):
+            if not moment.get("leased"):
+                continue
+            who, start = moment["worker"], moment["time"]
+            end = start + self.queue.lease
+            for later in self.timeline[index + 1:]:
+                if later["worker"] == who and later["kind"] in RELEASES:
+                    end = min(end, later["time"])
+                    break
+            bars.append({"worker": who, "start": start, "end": round(end, 3)})
         return bars
 
     def duplicates(self):

@@ -7,6 +7,10 @@ Python's words, never from a copy in JavaScript (theme/js/sims/timetravel.js).
         end               the virtual time (seconds) at the end of the branch
         moment, nth       the time (seconds) shown and how many earlier positions share it,
                           which a link records (Timeline.position_at(moment, nth) finds it again)
+                          (end, moment and a mark's time are exact, never rounded: a link that
+                          rounds them to the millisecond reopens a run short of an event at a
+                          sub-millisecond time, as the payments' charge attempts are; only the
+                          words round them)
         words             the slider's value text: "4.2 s, of 9.5 s so far" (the race counts
                           statements: "3 statements, of 12 statements so far")
         marks             the reader's actions on this branch, the first MAX_MARKS + 1 (one
@@ -65,12 +69,12 @@ def picture(line):
     """The snapshot of Timeline `line` with its "travel" key filled in for the page."""
     snapshot = line.sim.snapshot()   # not line.snapshot(): crash-timing has a "timeline" of its own
     moment, nth = line.moment()
-    moment, end = round(moment, 3), round(line.times[len(line.moves)], 3)
+    end = line.times[len(line.moves)]
     marks, acts = [], 0
     for at, move in enumerate(line.moves):
         acts += move[0] == "act"
         if move[0] == "act" and len(marks) <= MAX_MARKS:
-            when = round(line.times[at], 3)
+            when = line.times[at]
             marks.append({"at": at + 1, "time": when, "action": move[1], "args": move[2],
                           "words": f"{action_words(line.kind, move[1], move[2])} at "
                                    f"{words(line.kind, when)}"})
@@ -89,7 +93,14 @@ def words(kind, when):
     if unit:
         count = round(when / unit[1])
         return f"{count:,} {unit[0] if count == 1 else unit[0] + 's'}"
-    return f"{round(when, 3):g} s"
+    return f"{in_hundredths(when)} s"
+
+
+def in_hundredths(when):
+    """Seconds as the page's clock and log write them (dom.js seconds(): to the hundredth, no
+    trailing zeros), so the slider never says "12.682 s" beside a clock saying "12.68 s"."""
+    shown = f"{round(when, 2):.2f}".rstrip("0").rstrip(".")
+    return "0" if shown in ("-0", "") else shown
 
 
 def action_words(kind, name, args):
@@ -97,10 +108,29 @@ def action_words(kind, name, args):
     buttons say it otherwise sets ACTION_WORDS = {name: "words with {argument}s"}."""
     said = getattr(kind, "ACTION_WORDS", {}).get(name)
     if said:
-        return said.format(**args)
+        return said.format(**{key: show(value) for key, value in args.items()})
     if name == "set" and {"param", "value"} <= set(args):
-        return f"{args['param']} set to {args['value']}"
+        return set_words(kind, args["param"], args["value"])
     return " ".join([name.replace("_", " "), *(f"{key} {value}" for key, value in args.items())])
+
+
+def show(value):
+    """An action's argument as a reader writes it: 10 for 10.0, 3.5, a name as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def set_words(kind, param, value):
+    """A setting changed mid-run, in its field's words: "Lease (s) set to 2", "Restart dead
+    workers turned on" (never "supervisor set to True")."""
+    spec = next((spec for spec in kind.PARAMS if spec["name"] == param), None)
+    if spec is None:
+        return f"{param} set to {show(value)}"
+    if spec["type"] == "bool":
+        on = value if isinstance(value, bool) else str(value).lower() in ("true", "1", "on", "yes")
+        return f"{spec['label']} turned {'on' if on else 'off'}"
+    return f"{spec['label']} set to {show(value)}"
 
 
 def branched(line, reply):

@@ -7,6 +7,12 @@ from .ticks import lease_ticks, to_ticks
 
 
 class ReaderActions:
+    # The reader's actions in the words of their buttons, for the time slider's marks
+    # (timeline_view.action_words): never the Python call ("stall worker 1 seconds 10").
+    ACTION_WORDS = {"kill": "kill worker {worker}", "restart": "restart worker {worker}",
+                    "stall": "stall worker {worker} for {seconds} s", "enqueue": "enqueue a job",
+                    "burst": "enqueue {count} jobs", "add_worker": "add a worker"}
+
     def act_enqueue(self):
         """Add one job."""
         self._require_room(1, "action")
@@ -38,14 +44,14 @@ class ReaderActions:
         """Kill a worker's process at once, whatever it is doing."""
         target = self._worker(worker)
         if "kill" not in self.worker_actions(target):
-            raise ParamError("worker", f"worker {target.number} is already dead")
+            raise ParamError("worker", f"worker {target.number} is already dead.", label="Kill")
         self._die(target, "was killed")
 
     def act_restart(self, worker):
         """Start a fresh process in a dead worker's place."""
         target = self._worker(worker)
         if "restart" not in self.worker_actions(target):
-            raise ParamError("worker", f"worker {target.number} is not dead")
+            raise ParamError("worker", f"worker {target.number} is not dead.", label="Restart")
         target.state, target.restart_at, target.abandoned = "idle", None, None
         self.emit(f"worker {target.number} restarted (a fresh process)")
 
@@ -53,8 +59,8 @@ class ReaderActions:
         """Freeze a busy worker for `seconds` (a long pause): it is slow, not dead."""
         target = self._worker(worker)
         if "stall" not in self.worker_actions(target):
-            raise ParamError("worker", f"worker {target.number} is {target.state}, "
-                                       f"not working on a job")
+            raise ParamError("worker", f"worker {target.number} is {target.state}, not working "
+                                       f"on a job.", label="Stall")
         freeze = convert(self.STALL, seconds)
         target.until += to_ticks(freeze)
         target.frozen_until = max(self.ticks, target.frozen_until or 0) + to_ticks(freeze)   # no heartbeats

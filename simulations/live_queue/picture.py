@@ -3,7 +3,9 @@ at the workers and in the done and dead piles, a bounded number of each, with th
 
     picture(sim) -> {
         queued        the next MAX_QUEUED jobs to be claimed, in claim order:
-                      [{id, attempts, emails}] (attempts > 0: it has been tried before)
+                      [{id, attempts, emails, due_in}] (attempts > 0: it has been tried before;
+                      due_in: the seconds until a retry waiting its backoff may be claimed, not
+                      before then, or 0 once it is due)
         running       every running job (at most a few hundred: one per live claim, and the
                       claims of dead workers): [{id, attempts, emails, token, worker, dropped_by,
                       lease_left (seconds), lease (0-1: the share of its lease still left), was}];
@@ -14,10 +16,13 @@ at the workers and in the done and dead piles, a bounded number of each, with th
         done, dead    up to MAX_FINISHED of each, the highest ids first (the latest to
                       finish, but for a job whose claim was taken over): [{id, attempts, emails}]
         counts        {queued, running, done, dead}: the piles' sizes (they add up to every job)
+        backoff       how many of the queued jobs are retries not due yet (their backoff runs)
         duplicates    {jobs: how many jobs sent their email more than once, latest: the ids of the
                       last MAX_FINISHED of them, latest first}
         refused       the acks refused in the last REFUSED_SHOWN seconds, drawn on the worker
                       whose ack it was: [{worker, job, ago (seconds)}], at most one per worker
+        frozen        the workers a stall froze, drawn so on their boxes (its log line alone
+                      said it): [{worker, left (seconds until it moves again)}]
     }
 
 A token's `attempts` is how many times its job has been claimed (tinyq counts a claim as an
@@ -31,8 +36,9 @@ from .ticks import in_seconds
 MAX_QUEUED = 40     # queued tokens sent: more than the widest lane holds
 MAX_FINISHED = 12   # done (and dead) tokens sent, latest first
 
-QUEUED = ("SELECT id, attempts FROM jobs WHERE status = 'queued' "
+QUEUED = ("SELECT id, attempts, run_at FROM jobs WHERE status = 'queued' "
           "ORDER BY run_at, id LIMIT ?")                       # from tinyq's jobs_due index
+LATER = "SELECT count(*) FROM jobs WHERE status = 'queued' AND run_at > ?"   # jobs_due, too
 RUNNING = ("SELECT id, attempts, locked_until, claimed_at, token FROM jobs "
            "WHERE status = 'running'")            # from jobs_leased (a few hundred); sorted here
 # The latest finished jobs: jobs are enqueued and first claimed in id order, so the jobs never
@@ -63,9 +69,10 @@ def picture(sim, rows):
     for job_id, attempts, until, claimed, token in rows:
         span = until - (claimed if claimed is not None else now)
         was = (sim.lapsed if until < now else sim.handed).get(job_id)   # the hand-over
+        worker, dead = holders.get(token), dropped.get(token)
         running.append({
             "id": job_id, "attempts": attempts, "emails": emails[job_id], "token": token,
-            "worker": holders.get(token), "dropped_by": dropped.get(token),
+            "worker": worker, "dropped_by": dead, "place": _place(worker, dead, until, now),
             "lease_left": in_seconds(max(0, until - now)),
             "lease": round(max(0.0, min(1.0, (until - now) / span)), 3) if span > 0 else 0.0,
             "was": None if was == holders.get(token) else was})
@@ -75,7 +82,9 @@ def picture(sim, rows):
                 for job_id, attempts in rows]
 
     running.sort(key=lambda job: job["id"])
-    queued = tokens(db.execute(QUEUED, (MAX_QUEUED,)))
+    queued = [{"id": job_id, "attempts": attempts, "emails": emails[job_id],
+               "due_in": in_seconds(max(0, run_at - now))}
+              for job_id, attempts, run_at in db.execute(QUEUED, (MAX_QUEUED,))]
     fresh = [job["id"] for job in queued if job["attempts"] == 0]
     frontier = min(fresh) if fresh else sim.total + 1
     finished = {"done": [], "dead": []}
@@ -89,9 +98,23 @@ def picture(sim, rows):
         "dead": tokens(finished["dead"][:MAX_FINISHED]),
         "counts": {"queued": queued_count, "running": running_count,
                    "done": sim.done_count, "dead": dead_count},
+        "backoff": db.execute(LATER, (now,)).fetchone()[0],
         "duplicates": _duplicates(sim),
         "refused": _refused(sim),
+        "frozen": [{"worker": w.number, "left": in_seconds(w.frozen_until - now)}
+                   for w in sim.workers if w.state != "killed" and w.frozen_until is not None
+                   and w.frozen_until > now],
     }
+
+
+def _place(worker, dead, until, now):
+    """Where a running job is drawn (see the module's docstring): a claim is claimable again
+    only once now > locked_until (tinyq's claim), whoever held it."""
+    if worker is not None:
+        return "worker"
+    if until >= now:
+        return "dropped" if dead is not None else "stuck"
+    return "queue"
 
 
 def _refused(sim):

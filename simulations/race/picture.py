@@ -13,20 +13,23 @@ job's email has gone out more than once, its row's words say so ("ada got the we
 """
 from ..engine.simulation import plural
 
-# Each program's statements as the picture lists them, shortened (the worker's card shows the
-# whole statement it runs next). "sql" is one statement against the table; "effect" is the email.
+# Each program's statements as the picture lists them: the very statements the worker's card
+# shows in full (race.py's next_statement), cut short only where "…" stands, never another version
+# of them. "sql" is one statement against the table; "effect" is the email.
 PROGRAM_LINES = {
     "naive": (
-        ("look", "look", "sql", "SELECT id FROM jobs WHERE status = 'queued' LIMIT 1"),
-        ("grab", "grab", "sql", "UPDATE jobs SET status = 'running' WHERE id = :id"),
+        ("look", "look", "sql", "SELECT id, args FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1"),
+        ("grab", "grab", "sql", "UPDATE jobs SET status = 'running', attempts = attempts + 1, … "
+                                "WHERE id = :id"),
         ("send", "send", "effect", "send the welcome email"),
-        ("done", "mark done", "sql", "UPDATE jobs SET status = 'done' WHERE id = :id"),
+        ("done", "mark done", "sql", "UPDATE jobs SET status = 'done', … WHERE id = :id"),
     ),
     "atomic": (
-        ("claim", "claim", "sql", "UPDATE jobs SET status = 'running' WHERE id = "
-                                  "(SELECT id ... 'queued' LIMIT 1) RETURNING id"),
+        ("claim", "claim", "sql", "UPDATE jobs SET status = 'running', … WHERE id = coalesce(…) "
+                                  "RETURNING id, …"),
         ("send", "send", "effect", "send the welcome email"),
-        ("ack", "ack", "sql", "UPDATE jobs SET status = 'done' WHERE id = :id AND token = :token"),
+        ("ack", "ack", "sql", "UPDATE jobs SET status = 'done', … WHERE id = :id AND token = :token "
+                              "AND status = 'running'"),
     ),
 }
 

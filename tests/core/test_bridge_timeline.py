@@ -58,7 +58,7 @@ def test_acting_at_an_earlier_moment_starts_a_branch_and_says_so():
     assert "(9 steps and actions)" in reply["branch"]
     line = reply["snapshot"]["travel"]
     assert line["at"] == line["length"] == 4
-    assert [mark["words"] for mark in line["marks"]] == ["kill worker 1 at 0 s", "enqueue at 0.2 s"]
+    assert [mark["words"] for mark in line["marks"]] == ["kill worker 1 at 0 s", "enqueue a job at 0.2 s"]
 
 
 def test_the_race_counts_statements_and_reset_starts_a_fresh_run():

@@ -100,6 +100,13 @@ class Sim:
             shows = expect(self.part("outcome"))
             (shows.to_have_text if whole else shows.to_contain_text)(outcome, timeout=LONG)
 
+    def pause(self) -> None:
+        """Press Pause if the run still plays (a live queue whose every job is done stops by
+        itself: a check, then a click, could race it), in the page at once; then Play shows."""
+        from playwright.sync_api import expect
+        self.root.evaluate("root => root.dataset.playing && root.querySelector('[data-action=\"play\"]').click()")
+        expect(self.button("Play")).to_be_visible()
+
     def run_until(self, locator_text_pairs, timeout: int = 60_000) -> None:
         """Press Play, wait until every (locator, text) pair shows its text, then pause."""
         from playwright.sync_api import expect

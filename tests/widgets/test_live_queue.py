@@ -51,7 +51,7 @@ def test_a_killed_workers_job_is_claimed_again_after_the_lease_and_done_on_attem
     sim.set_speed("10")
     sim.button("Play").click()
     expect(status(sim, 1)).to_have_text("done", timeout=60_000)
-    sim.button("Pause").click()
+    expect(sim.button("Play")).to_be_visible()              # job 1 was the last: Play stops by itself
     cells = sim.cells(1)
     assert cells[:3] == ["1", "done", "2"]                 # done on attempt 2
     log = sim.log()
@@ -154,7 +154,7 @@ def test_a_stalled_worker_is_slow_not_dead_and_the_token_refuses_its_ack(sim):
     sim.set_speed("10")
     sim.button("Play").click()
     expect(sim.root.locator('[data-fig="acks_refused"]')).to_have_text("1", timeout=60_000)
-    sim.button("Pause").click()
+    sim.pause()
     log = sim.log()
     assert "job 1's lease ran out (worker 1 is still working: slow, not dead)" in log
     assert "worker 1's ack of job 1 was refused" in log
@@ -214,7 +214,7 @@ def test_folded_details_wait_while_it_plays_and_are_drawn_when_unfolded(sim):
     assert status(sim, 1).evaluate(TEXT) == "queued"        # as drawn at 0 s: job 1 was claimed since
     details.locator("summary").click()                       # unfold while it plays: drawn now
     expect(status(sim, 1)).not_to_have_text("queued", timeout=30_000)
-    sim.button("Pause").click()
+    sim.pause()
     # Every ack since Reset is in the log once paused (events go in a few times a second while
     # it plays), as many as the figures count done.
     run = sim.log().split("Started again from the beginning.")[-1]

@@ -27,7 +27,7 @@ def play_to(sim, seconds, speed="50", limit=90.0):
     while sim.time() < seconds:
         assert time.monotonic() - started < limit, f"the clock is at {sim.time()} s"
         sim.page.wait_for_timeout(20)
-    sim.button("Pause").click()
+    sim.pause()
     expect(sim.button("Play")).to_be_visible()
     sim.field("Moment in the run").fill(str(round(seconds * 10)))
     expect(sim.part("time")).to_have_text(f"{seconds:g} s", timeout=30_000)
@@ -39,7 +39,7 @@ def play_to_the_end(sim, outcome):
     sim.set_speed("50")
     sim.button("Play").click()
     expect(sim.part("outcome")).to_contain_text(outcome, timeout=90_000)
-    sim.button("Pause").click()
+    expect(sim.button("Play")).to_be_visible()      # every job done: Play stops by itself
 
 
 def figure(sim, name):

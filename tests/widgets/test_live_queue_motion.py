@@ -63,7 +63,7 @@ def test_the_largest_run_steps_and_reuses_its_tokens(page):
     sim.button("Play").click()
     # Some 150 jobs a virtual second go from the lane to a worker to the done pile.
     expect(sim.part("picture")).to_have_attribute("data-done", AT_LEAST_300, timeout=TIMEOUT)
-    sim.button("Pause").click()
+    sim.pause()
     seen = page.evaluate("() => window.__tokens")
     assert seen["stepped"], "the tokens glided while dozens moved in each draw"
     assert seen["removed"] == 0, f"{seen['removed']} tokens were removed from the page and {seen['added']} added"

@@ -152,7 +152,7 @@ def test_chapter_4_a_killed_workers_job_waits_in_its_box_then_moves_on(page):
     sim.set_speed("50")                                    # the 60 s lease runs out...
     sim.button("Play").click()
     expect(sim.row(1).locator("td").nth(1)).to_have_text("2", timeout=TIMEOUT)   # ...claimed again
-    sim.button("Pause").click()
+    sim.pause()
     expect(sim.part("picture")).to_have_attribute("data-time", sim.part("time").inner_text().split()[0],
                                                   timeout=TIMEOUT)
     assert sim.root.evaluate(AGREE) == []
@@ -267,7 +267,7 @@ def test_on_a_phone_each_lease_reads_as_a_lease_and_the_piles_say_what_they_show
         sim.set_speed("10")
         sim.button("Play").click()
         expect(sim.row(2).locator("td").nth(1)).to_have_text("2", timeout=TIMEOUT)
-        sim.button("Pause").click()
+        sim.pause()
         expect(sim.part("picture")).to_have_attribute("data-time", sim.part("time").inner_text().split()[0],
                                                       timeout=TIMEOUT)
         assert sim.root.evaluate(AGREE) == [] and sim.root.evaluate(BOX_TEXTS) == []

@@ -79,14 +79,14 @@ def test_after_the_moment_the_simulation_is_the_readers_again(module_page, real_
     sim.button("Play").click()                                       # plays on: no gate, no jump
     expect(sim.button("Pause")).to_be_in_viewport()               # the page stayed at the simulation
     expect(sim.part("time")).not_to_have_text(re.compile(r"^[01] s$"), timeout=RUN)
-    sim.button("Pause").click()
+    sim.pause()
     sim.button("Reset").click()
     expect(sim.part("time")).to_have_text("0 s")
     expect(sim.part("log")).not_to_contain_text("was killed")        # Reset clears the log
     sim.button("Play").click()
     expect(sim.part("time")).not_to_have_text(re.compile(r"^0 s$"), timeout=RUN)
     expect(sim.button("Pause")).to_be_in_viewport()
-    sim.button("Pause").click()
+    sim.pause()
 
     box.get_by_role("radio", name="6 emails").check()                # a prediction run, then Reset
     box.get_by_role("button", name="Lock in and run").click()

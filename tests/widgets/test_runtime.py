@@ -134,7 +134,7 @@ def test_a_permalink_reproduces_the_same_run(browser, real_site):
     sim.set_speed("10")
     sim.button("Play").click()
     expect(sim.row(2).locator("td").first).to_have_text("done", timeout=60_000)
-    sim.button("Pause").click()
+    sim.pause()
     sim.button("Copy link").click()
     expect(sim.part("link-status")).to_contain_text("address bar")
     link = page.url

@@ -172,13 +172,15 @@ export default class CrashTimingWidget extends Widget {
     const dx = dies ? (dies.time / span) * width : null;
     let crossed = -1;
     const duplicates = new Map(s.duplicates.map((d) => [d.index, d]));   // which effects repeat one (Python's)
+    // Each claim's lease, from Python: it ends at the claim's ack (or refusal, failure), never
+    // running on to its full length after the job is done.
+    for (const bar of s.leases.filter((b) => b.worker === who)) {
+      const lease = el("span", { class: "ct-lease-bar", title: `${who}'s lease: ${seconds(s.lease)} s` });
+      lease.style.insetInlineStart = at(bar.start);
+      lease.style.inlineSize = at(Math.max(0, Math.min(bar.end, span) - bar.start));
+      items.push(lease);
+    }
     for (const [index, moment] of s.timeline.entries()) {
-      if (moment.leased && moment.worker === who) {
-        const lease = el("span", { class: "ct-lease-bar", title: `${who}'s lease: ${seconds(s.lease)} s` });
-        lease.style.insetInlineStart = at(moment.time);
-        lease.style.inlineSize = at(Math.min(s.lease, span - moment.time));
-        items.push(lease);
-      }
       if (moment.worker !== who && !(moment.kind === "lease" && who === "A")) continue;
       const duplicate = duplicates.get(index);
       const label = duplicate ? duplicate.label : s.marks[who][moment.kind] || moment.kind;

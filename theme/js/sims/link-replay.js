@@ -12,7 +12,7 @@
 // or leaves the page (pagehide: a page kept in the back/forward cache does not go on replaying).
 
 import { el, seconds, setText, thousands } from "./dom.js";
-import { writeLink } from "./permalink.js";
+import { changedParams, reached, writeLink } from "./permalink.js";
 
 const REPLAY_CALLS = 40;     // run requests one replay may make: 40 minutes of a live queue's time
 const REPLAY_SECONDS = 20;   // wall-clock seconds one replay may take
@@ -29,9 +29,14 @@ export class LinkReplay {
   async replay({ actions, time, moment }) {
     const replay = this.startReplay();
     replay.target = Math.max(time || 0, ...actions.map((action) => action.time));
+    // The moment is run to on the way, as the reader's run passed it: a moment between two events
+    // (Play stopped there) is a position of its own, which running past it would not make.
+    const passing = (until) => (moment && moment.time < until ? this.runUntil(moment.time, replay) : true);
     try {
       for (const [done, action] of actions.entries()) {
-        if (!(await this.runUntil(action.time, replay))) return this.replayStopped(replay, done, actions.length);
+        if (!(await passing(action.time)) || !(await this.runUntil(action.time, replay))) {
+          return this.replayStopped(replay, done, actions.length);
+        }
         if (replay.stop) return this.replayStopped(replay, done, actions.length);
         const reply = await this.send({ op: "act", name: action.name, args: action.args });
         if (!reply.ok) {
@@ -40,13 +45,14 @@ export class LinkReplay {
           this.params = { ...this.chapter };
           this.log.clear();
           this.started(back.snapshot);
-          this.say(`This page's link asked for an action the simulation refused (${reply.error.message}), so it shows the chapter's own settings.`);
+          this.say(`This page's link asked for an action the simulation refused: ${this.explain(reply.error)} So the page shows the chapter's own settings.`);
           return false;
         }
         this.actions.push(action);
         this.apply(reply.snapshot);
       }
-      if (time && !(await this.runUntil(time, replay))) return this.replayStopped(replay, actions.length, actions.length);
+      if (moment && !(await this.runUntil(moment.time, replay))) return this.replayStopped(replay, actions.length, actions.length);
+      if (time !== null && !(await this.runUntil(time, replay))) return this.replayStopped(replay, actions.length, actions.length);
       if (replay.stop) return this.replayStopped(replay, actions.length, actions.length);
       if (moment && !(await this.seekMoment(moment))) return false;
     } finally {
@@ -118,8 +124,13 @@ export class LinkReplay {
     const snapshot = this.snapshot;
     const line = snapshot.travel;   // at an earlier moment: the whole run, and that moment
     const earlier = line && line.at < line.length;
+    // The simulation's defaults (its PARAMS, from Python), asked once: only what differs is written.
+    if (!this.specs) {
+      const reply = await this.send({ op: "params", sim: this.sim });
+      this.specs = reply.ok ? reply.params : [];
+    }
     const link = writeLink(location.href, this.id, {
-      params: snapshot.params, time: earlier ? line.end : snapshot.time, actions: this.actions,
+      params: changedParams(snapshot.params, this.chapter, this.specs), time: reached(snapshot), actions: this.actions,
       moment: earlier ? { time: line.moment, nth: line.nth } : null,
     }, this.constructor.vocabulary);
     history.replaceState(history.state, "", link.href);

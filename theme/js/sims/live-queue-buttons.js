@@ -8,8 +8,11 @@
 // How much of its box a worker's buttons take (room(), by the box's width):
 //   words   "Kill", then "Stall" (or "Restart" once it is dead), at the box's right end
 //   icons   ✕, then ❚❚ (or ↻), 24 px each; their words are their names and tooltips
-//   one     one button in place of the worker's name, "✕5" (or "↻5" once it is dead): 64
-//           workers on a phone. Stall is then on the worker's card, under the picture.
+//   one     one button in place of the worker's name: a live worker's Kill says its name, "5",
+//           in the text's colour with a small grey ✕ after it (CSS), so that a grid of idle
+//           workers reads as idle (a red "✕5" in every box read as 64 dead workers); once it
+//           is dead, "↻5" (Restart). 64 workers, at any width. Stall is then on the worker's
+//           card, under the picture. Each button's name says what it does ("Kill worker 5").
 // A button that would go away while it has the keyboard's focus stays, saying no (aria-disabled:
 // pressed, the simulation refuses it in words), until the focus leaves it: the focus is never lost,
 // and a second Enter never does the opposite of the first (issue 23, defect 3). So does the "one"
@@ -22,7 +25,7 @@ const GAP = 4;
 const ROOMS = {
   words: { first: 36, second: 56, face: { kill: "Kill", stall: "Stall", restart: "Restart" } },
   icons: { first: 24, second: 24, face: { kill: "✕", stall: "❚❚", restart: "↻" } },
-  one: { first: 30, second: 0, face: { kill: "✕", stall: "", restart: "↻" } },
+  one: { first: 30, second: 0, face: { kill: "", stall: "", restart: "↻" } },
 };
 // "Drop worker N's lock" (the casebook's `library` level): offered only while the snapshot lists
 // "drop_lock" among the worker's actions (Python decides: a busy worker whose claim still has a

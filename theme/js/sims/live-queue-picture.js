@@ -81,7 +81,7 @@ export class QueuePicture {
     this.labels = {};
     this.rail = svg("rect", { class: "lqp-rail", x: PAD - 4, y: 18, height: TOKEN_H + 8, rx: 6 });
     this.layers.labels.append(this.rail);
-    for (const name of ["queue", "more", "done", "dead", "duplicates", "claim", "ack"]) {
+    for (const name of ["queue", "more", "stuck", "done", "dead", "duplicates", "claim", "ack"]) {
       this.labels[name] = svg("text", { class: `lqp-label lqp-label-${name}` });
       this.layers.labels.append(this.labels[name]);
     }
@@ -136,15 +136,26 @@ export class QueuePicture {
     const cellW = Math.floor((width - 2 * PAD) / cols);
     const place = new Map();   // job id -> [x, y, extra classes]
 
-    // The queue: running jobs nobody holds any more first (they are next to be claimed), then the queued.
-    const loose = p.running.filter((job) => job.worker === null && (job.dropped_by === null || job.lease_left === 0));
+    // The queue: running jobs whose lease ran out with nobody holding them first (the next claim
+    // takes them over), then the queued. Where a running job goes is its claim's and lease's
+    // ("place", from simulations/live_queue_picture.py), never its worker's box alone: a job whose
+    // worker was restarted keeps its lease, and nobody may claim it until that runs out, so it is
+    // drawn apart at the band's right end, stuck as running, never in the lane.
+    const loose = p.running.filter((job) => job.place === "queue");
+    const stuck = p.running.filter((job) => job.place === "stuck");
+    const stuckWords = stuck.length ? stuckLabel(stuck.length, width) : "";
+    const stuckFit = Math.min(stuck.length, Math.max(1, Math.floor((width - 2 * PAD) * 0.4 / STEP)));
+    const stuckW = stuck.length ? Math.max(stuckFit * STEP, span(stuckWords)) + 16 : 0;
+    stuck.slice(0, stuckFit).forEach((job, index) => place.set(job.id, [width - PAD - (stuckFit - index) * STEP + 8, 22, "stuck"]));
     const lane = [...loose, ...p.queued];
-    const fit = Math.max(1, Math.floor((width - 2 * PAD - 90) / STEP));
+    const fit = Math.max(1, Math.floor((width - 2 * PAD - 90 - stuckW) / STEP));
     lane.slice(0, fit).forEach((job, index) => place.set(job.id, [PAD + index * STEP, 22]));
     const hiddenQueued = p.counts.queued + loose.length - Math.min(fit, lane.length);
-    this.text("queue", PAD, 14, `Queue: ${plural(p.counts.queued, "job")} waiting${loose.length ? `, ${loose.length} back from a lost lease` : ""}`);
+    const later = p.backoff ? `, ${p.backoff === p.counts.queued ? (p.backoff === 1 ? "it" : "all") : p.backoff} in backoff` : "";
+    this.text("queue", PAD, 14, `Queue: ${plural(p.counts.queued, "job")} waiting${later}${loose.length ? `, ${loose.length} back from a lost lease` : ""}`);
     this.text("more", PAD + Math.min(fit, lane.length) * STEP + 2, 37, hiddenQueued > 0 ? `+${thousands(hiddenQueued)} more` : "");
-    setAttr(this.rail, "width", width - 2 * PAD + 8);
+    this.text("stuck", width - PAD, 14, stuckWords);
+    setAttr(this.rail, "width", width - 2 * PAD + 8 - stuckW);
     this.rule(0, BAND + GAP / 2, width);
     this.rule(1, pilesTop - GAP / 2, width);
     this.text("claim", width - PAD, BAND + GAP / 2 + 4, "↓ a free worker claims the next job");
@@ -155,11 +166,12 @@ export class QueuePicture {
     while (this.cells.length > n) this.cells.pop().remove();
     const byWorker = new Map();
     for (const job of p.running) {
-      const at = job.worker ?? (job.lease_left > 0 ? job.dropped_by : null);
-      if (at !== null) byWorker.set(at, job);
+      if (job.place === "worker") byWorker.set(job.worker, job);
+      else if (job.place === "dropped") byWorker.set(job.dropped_by, job);
     }
     const running = new Map(p.running.map((job) => [job.id, job]));
     const refused = new Map(p.refused.map((r) => [r.worker, r]));
+    const frozen = new Map((p.frozen || []).map((f) => [f.worker, f]));
     // Each box's buttons at its right end (or, the narrowest, in place of its name): the rest of
     // the box is laid out in the `inner` px left of them.
     const kind = room(cellW);
@@ -182,7 +194,7 @@ export class QueuePicture {
       const form = !wide ? "narrow" : inner - tokenX > 150 ? "roomy" : "beside";
       const job = byWorker.get(w.id);
       if (job) place.set(job.id, [x + tokenX, y + (small ? 2 : 4), job.worker === null ? "dropped" : "", true]);
-      drawCell(cell, w, job, refused.get(w.id), { form, inner, tokenX, kind, small, height });
+      drawCell(cell, w, job, refused.get(w.id), { form, inner, tokenX, kind, small, height, frozen: frozen.get(w.id) || null });
     });
 
     // The piles: done (latest first) and dead, each with its count. A pile with more jobs than
@@ -228,12 +240,13 @@ export class QueuePicture {
     // The counts, and how many tokens of each the picture has room for (for the tests).
     const shown = { queued: Math.min(p.queued.length, Math.max(0, fit - loose.length)), running: p.running.length,
                     done: Math.min(p.done.length, doneFit), dead: Math.min(p.dead.length, deadFit) };
+    setAttr(this.figure, "data-stuck", stuck.length);
     for (const [status, count] of Object.entries(p.counts)) {
       setAttr(this.figure, `data-${status}`, count);
       setAttr(this.figure, `data-${status}-shown`, shown[status]);
     }
     this.buttons.draw(s.workers, spots, kind, { ready: this.ready, stall: !s.hidden.includes("stall"), kill: !s.hidden.includes("kill") });
-    setAttr(this.svg, "aria-label", describe(s, byWorker, refused));
+    setAttr(this.svg, "aria-label", describe(s, byWorker, refused, stuck, frozen));
     setAttr(this.figure, "data-time", s.time);
   }
 
@@ -253,15 +266,25 @@ export class QueuePicture {
   }
 }
 
+/** The stuck jobs' label, as long as the picture's `width` (px) leaves room for. */
+function stuckLabel(n, width) {
+  const long = `Stuck as running, no worker: ${n}`;
+  return span(long) <= (width - 2 * PAD) * 0.4 ? long : `Stuck: ${n}`;
+}
+
 /** The picture in words (its aria-label): where every shown job is, whose lease runs out. */
-function describe(s, byWorker, refused) {
+function describe(s, byWorker, refused, stuck, frozen) {
   const p = s.picture;
-  const parts = [`At ${seconds(s.time)} s: ${plural(p.counts.queued, "job")} queued`];
+  const first = p.queued.find((job) => job.due_in > 0);
+  const parts = [`At ${seconds(s.time)} s: ${plural(p.counts.queued, "job")} queued${p.backoff
+    ? ` (${p.backoff} of them retries waiting out their backoff, not claimed before it ends${first ? `: the first in ${seconds(first.due_in)} s` : ""})` : ""}`];
   for (const w of s.workers.slice(0, 8)) {
     const job = byWorker.get(w.id);
     if (w.state === "killed") {
       parts.push(job ? `worker ${w.id} killed; its job ${job.id} waits out its lease, which nobody renews (${seconds(job.lease_left)} s left)`
                      : `worker ${w.id} killed`);
+    } else if (frozen.has(w.id)) {
+      parts.push(`worker ${w.id} frozen by a stall for ${seconds(frozen.get(w.id).left)} s more${w.job !== null ? `, still believing it holds job ${w.job}` : ""}`);
     } else if (job) {
       const handed = job.was !== null && job.worker === w.id ? `, taken over from worker ${job.was} when its lease ran out` : "";
       parts.push(`worker ${w.id} ${w.state} on job ${job.id}${job.attempts >= 2 ? ` (its ${ordinal(job.attempts)} try${handed})` : ""} (lease ${seconds(job.lease_left)} s left)`);
@@ -270,6 +293,9 @@ function describe(s, byWorker, refused) {
     }
   }
   if (s.workers.length > 8) parts.push(`${s.workers.length - 8} more workers`);
+  for (const job of stuck) {
+    parts.push(`job ${job.id} stuck as running: the worker that held it died and was restarted knowing nothing of it, and nobody may claim it until its lease runs out (${seconds(job.lease_left)} s left)`);
+  }
   for (const r of refused.values()) parts.push(`worker ${r.worker}'s ack of job ${r.job} was refused`);
   parts.push(`${plural(p.counts.done, "job")} done`, `${plural(p.counts.dead, "job")} dead`);
   if (p.duplicates.jobs) parts.push(`duplicate emails for job ${p.duplicates.latest.join(", job ")}`);

@@ -85,7 +85,7 @@ export class Tokens {
   }
 
   /** Draw `job`'s token (its `status`) at [x, y] px, with an extra class ("dropped": its worker was
-      killed), `boxed` when it is drawn in a worker's box (the box says which try it is on, beside
+      killed; "stuck": its worker was restarted, its lease runs on with nobody holding it), `boxed` when it is drawn in a worker's box (the box says which try it is on, beside
       it: live-queue-workers.js); `run` is its entry of the picture's running jobs, or null. A
       token taken from `freed` (or the spares) is put at its place at once (`data-fresh`: no
       transition), not gliding to it. */
@@ -102,22 +102,27 @@ export class Tokens {
     setAttr(node, "data-job", job.id);
     setAttr(node, "data-status", status);
     setAttr(node, "data-worker", run && run.worker !== null ? run.worker : "");
+    setAttr(node, "data-place", run ? run.place : status);
     setAttr(node, "data-emails", job.emails);
-    setAttr(node, "class", `lqp-token lqp-${status}${extra ? ` lqp-${extra}` : ""}${job.attempts > 1 || (status === "queued" && job.attempts) ? " lqp-again" : ""}`);
+    setAttr(node, "class", `lqp-token lqp-${status}${extra ? ` lqp-${extra}` : ""}${job.attempts > 1 || (status === "queued" && job.attempts) ? " lqp-again" : ""}${status === "queued" && job.due_in > 0 ? " lqp-later" : ""}`);
     if (node.style.transform !== move) node.style.transform = move;
     setText(node.label, String(job.id));
     setText(node.badge, job.emails > 1 ? `✉×${job.emails}` : "");
     setAttr(node.pill, "display", job.emails > 1 ? null : "none");
     // Which try: the claim it is on (running with a worker, done, dead) or waits for (queued, or
     // back in the queue from a lost lease); shown from the 2nd, as tinyq counts claims.
-    const waiting = status === "queued" || (run && run.worker === null && extra !== "dropped");
+    const waiting = status === "queued" || (run && run.place === "queue");
     const tries = job.attempts + (waiting ? 1 : 0);
     setAttr(node, "data-try", tries);
     // A job a worker took over once another's lease on it ran out: from whom (the snapshot's
     // "was"), which its worker's box says. Under the token only out of a box (the glance trial
     // read a caption between two rows of boxes as the next row's).
     setAttr(node, "data-was", run && run.worker !== null && run.was !== null ? run.was : null);
-    setText(node.tries, tries >= 2 && !boxed ? `${ordinal(tries)} try` : "");
+    // A retry waiting out its backoff says when it may be claimed, not before ("in 8 s"), in
+    // place of its try: a lane of "2nd try" beside idle workers read as a jammed queue.
+    const later = status === "queued" && job.due_in > 0;
+    setAttr(node, "data-due-in", later ? job.due_in : null);
+    setText(node.tries, later ? `in ${Math.ceil(job.due_in)} s` : tries >= 2 && !boxed ? `${ordinal(tries)} try` : "");
     const lease = run ? run.lease : 0;
     // In steps of 2% (a ring of about 130 px: 2.6 px), so most draws leave it as it is.
     setAttr(node.ring, "stroke-dasharray", run ? `${Math.round(lease * 50) * 2} 100` : null);

@@ -13,7 +13,7 @@
 //   beside   (a phone, or two columns) name over state on the left; the lease ("lease 3.1 s")
 //            over the try ("3rd try, was worker 2"; "not renewed" for a killed worker's job)
 //            just left of the token; the bar along the box's bottom edge, under the words
-//   narrow   (many workers) the worker's number ("5", as its button says "✕5"), ✕ when it is
+//   narrow   (many workers) the worker's number ("5", as its Kill button says it), ✕ when it is
 //            killed, and the try as "2nd" left of the token when it fits: never who it was taken
 //            over from (the svg's aria-label says it); the bar along the box's bottom edge, left
 //            of the token, except in compact boxes (64 workers on a phone), where a 3 px line
@@ -81,12 +81,15 @@ function tries(job, form) {
  * `kind` the buttons' room (live-queue-buttons.js room()), `small` for compact boxes, `height`
  * the box's height (px; a beside or narrow box's bar lies along its bottom edge).
  */
-export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, height }) {
+export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, height, frozen = null }) {
   setAttr(cell, "data-state", w.state);
   setAttr(cell, "data-form", form);
   setAttr(cell, "data-narrow", form === "narrow" ? "true" : null);
   setAttr(cell, "data-compact", small ? "true" : null);
   setAttr(cell, "data-refused", no ? no.job : null);
+  // A stalled worker is frozen, not working: its box says so, with the seconds left of it.
+  setAttr(cell, "data-frozen", frozen ? frozen.left : null);
+  const doing = frozen ? `frozen ${Math.ceil(frozen.left)} s` : w.state;
   // A worker that still believes it holds a job another worker has taken over (a stall).
   const lost = w.job !== null && !(job && job.id === w.job && job.token === w.token);
   setAttr(cell, "data-lost", lost ? "true" : null);
@@ -102,8 +105,8 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, h
 
   if (form === "roomy") {
     name = `Worker ${w.id}`;
-    state = no ? `ack of job ${no.job} refused` : lost ? `${w.state}: lost job ${w.job}`
-      : killed ? (w.restart_in !== null ? `killed, back in ${seconds(w.restart_in)} s` : "killed") : w.state;
+    state = no ? `ack of job ${no.job} refused` : lost ? `${doing}: lost job ${w.job}`
+      : killed ? (w.restart_in !== null ? `killed, back in ${seconds(w.restart_in)} s` : "killed") : doing;
     const x = tokenX + TOKEN_W + 10;
     if (job) lease = dropped ? `lease not renewed: ${left} left` : job.lease_left > 0 ? `lease: ${left} left` : "lease ran out";
     if (span(lease, 12) > inner - x - 4) lease = dropped ? `not renewed: ${left} left` : `${left} left`;
@@ -121,7 +124,8 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, h
     // The second line: the state on the left, the try on the right, the longest words that fit
     // (a plain state gives way first: the box's colour still says it is busy).
     const states = no ? [`ack of job ${no.job} refused`, `ack of ${no.job} refused`, "ack refused"]
-      : lost ? [`lost job ${w.job}`, "lost"] : killed ? ["killed"] : [w.state, ""];
+      : lost ? (frozen ? [`${doing}, lost job ${w.job}`, `lost job ${w.job}`, "lost"] : [`lost job ${w.job}`, "lost"])
+      : killed ? ["killed"] : frozen ? [doing, "frozen", ""] : [w.state, ""];
     const rights = dropped && !second ? ["not renewed"] : [second, second.replace(/, was .*$/, "")];
     const fits = (a, b) => span(a, 10) + span(b, 10) <= room;
     let pick = null;
@@ -133,7 +137,7 @@ export function drawCell(cell, w, job, no, { form, inner, tokenX, kind, small, h
     place(cell, { name: [8, 11], state: [8, 23], lease: [tokenX - 6, 11, "end"], try: [tokenX - 6, 23, "end"] });
   } else {
     // "Worker 5" where it fits with a ✕ and a two-digit try after it in every box alike (so all
-    // the boxes of a picture say it one way), else "5"; none in the narrowest (its button says "✕5").
+    // the boxes of a picture say it one way), else "5"; none in the narrowest (its button says "5").
     state = killed && kind !== "one" ? "✕" : "";
     const end = (words, cross) => (cross ? Math.max(32, 8 + span(words, 11) + 3) + 12 : 8 + span(words, 11)) + 3;
     const long = `Worker ${String(w.id).padStart(2, "0")}`;

@@ -3,7 +3,7 @@
 //   05-leases.html?sim-kill-a-worker.seed=3&sim-kill-a-worker.lease=2&sim-kill-a-worker.do=0.5:kill:1,4:enqueue&sim-kill-a-worker.t=9.5#sim-kill-a-worker
 //
 // Keys are the widget's id, a dot, then a parameter name, `t` (the virtual time reached, in
-// seconds) or `do` (the reader's actions: `time:name:arg:arg`, joined by commas), and, when the
+// seconds, exact) or `do` (the reader's actions: `time:name:arg:arg`, joined by commas), and, when the
 // reader was looking at an earlier moment of the run (timetravel.js), `at` (that moment, in
 // seconds) and `n` (how many earlier steps share that time; left out when 0). The
 // simulations replay exactly from the same parameters, seed and actions at the same virtual
@@ -13,7 +13,10 @@
 // validation still checks every parameter.
 
 const VALUE = /^[\w.+-]{1,40}$/;
-const TIME = /^\d{1,6}(\.\d{1,3})?$/;
+// A time as JavaScript's String(number) writes it, exact (the shortest digits that read back as
+// the same number): rounded to the millisecond, a link reopened runs short of an event at a
+// sub-millisecond time, as payments' charge attempts are.
+const TIME = /^\d{1,6}(\.\d{1,24})?(e-\d{1,2})?$/;
 const ARG = /^[\w.+-]{1,20}$/;
 const MAX_ACTIONS = 200;
 const NTH = /^\d{1,5}$/;
@@ -99,7 +102,8 @@ function readActions(text, vocabulary) {
 
 /**
  * The page's URL with widget `id`'s run in it (its other widgets' keys are kept) and `#id`.
- * `params`: the settings to record (those the chapter did not set already), `seed`, `time`,
+ * `params`: the settings to record (those the chapter did not set already), `seed`, `time` (exact,
+ * seconds, or null while the run has not moved: then the link has no `t`),
  * `actions`: [{time, name, args}] with args in the vocabulary's order; `moment`: null, or the
  * earlier moment the reader looks at, {time (seconds), nth} (kept only if the link reaches it).
  * A link holds at most MAX_ACTIONS actions: a run with more is linked up to its last action
@@ -120,13 +124,38 @@ export function writeLink(href, id, { params, time, actions, moment = null }, vo
       [String(at), name, ...(vocabulary[name] || []).map((arg) => String(args[arg]))].join(":"));
     url.searchParams.set(`${prefix}do`, text.join(","));
   }
-  if (until) url.searchParams.set(`${prefix}t`, String(until));
+  if (until !== null && until !== undefined) url.searchParams.set(`${prefix}t`, String(until));
   if (moment && moment.time <= (until || 0)) {
     url.searchParams.set(`${prefix}at`, String(moment.time));
     if (moment.nth) url.searchParams.set(`${prefix}n`, String(moment.nth));
   }
   url.hash = id;
   return { href: url.href, time: until, kept: kept.length, total: actions.length };
+}
+
+/** The settings a link must write: those of `params` (the run's, as its snapshot has them) that
+    differ from what the widget starts from without a link, the chapter's own settings over the
+    simulation's defaults (`specs`: its PARAMS, each {name, default}). A link opened creates the
+    run from the chapter's settings with the link's on top (widget.js boot), so the rest need not
+    be written: a link of two changed settings, not all twenty-four. */
+export function changedParams(params, chapter, specs) {
+  const base = Object.fromEntries(specs.map((spec) => [spec.name, spec.default]));
+  Object.assign(base, chapter);
+  return Object.fromEntries(Object.entries(params).filter(
+    ([name, value]) => !Object.hasOwn(base, name) || String(base[name]) !== String(value)));
+}
+
+/** The virtual time (seconds) of `snapshot`, exact, as a link records it: the moment shown
+    ("moment") or the end of the run ("end"), from its timeline (simulations/timeline_view.py);
+    the snapshot's `time` is rounded to the millisecond, for the page's words. */
+export function now(snapshot, which = "moment") {
+  return snapshot.travel ? snapshot.travel[which] : snapshot.time;
+}
+
+/** The time a link or a rebuild runs to, as now(), or null while the run has not moved: running
+    to 0 s would take the steps due at 0 s, which the reader has not taken yet. */
+export function reached(snapshot, which = "end") {
+  return snapshot.travel && !snapshot.travel.length ? null : now(snapshot, which);
 }
 
 export { MAX_ACTIONS };

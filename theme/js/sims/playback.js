@@ -32,6 +32,10 @@ export class Playback {
       this.reset().then(() => this.play(toEnd));
       return;
     }
+    if (this.snapshot.finished) {   // an idle queue: its clock would not move, so say why instead
+      this.say(this.snapshot.still || "");
+      return;
+    }
     this.toEnd = toEnd;
     this.playing = true;
     this.log.hold(true);   // its events go in a few times a second (event-log.js)
@@ -83,8 +87,12 @@ export class Playback {
     }
     const now = this.snapshot.time;
     if (this.snapshot.finished && this.constructor.idleWhenFinished) {
+      // Every job is done: the clock stops, and so does Play (its button reads "Play" again, not
+      // "Pause" over a clock that does not move); the simulation says what would set it going.
       this.owed = 0;
       this.target = now;
+      this.pause();
+      this.announce(`Paused at ${seconds(now)} s: nothing more happens. ${this.snapshot.outcome}`);
       return;
     }
     // The virtual time to reach: it accumulates across frames (a simulation that ticks every

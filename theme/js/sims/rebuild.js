@@ -6,13 +6,14 @@
 // its simulation again and replays the actions up to the time it had reached.
 
 import { setText } from "./dom.js";
+import { reached } from "./permalink.js";
 
 export class Rebuild {
   /** The worker is ending: keep what rebuilds this widget, and wait, controls off. */
   suspend() {
     this.resumeAs = null;
     if (this.state === "ready" && this.snapshot) {
-      this.resumeAs = { params: { ...this.params }, actions: [...this.actions], time: this.snapshot.time };
+      this.resumeAs = { params: { ...this.params }, actions: [...this.actions], time: reached(this.snapshot, "moment") };
     } else if (this.state === "loading") {
       this.resumeAs = { boot: true };   // its first request died with the worker: boot again
     } else {

@@ -14,7 +14,7 @@ import { el, setText } from "./dom.js";
 import { EventLog } from "./event-log.js";
 import { Fields } from "./fields.js";
 import { LinkReplay } from "./link-replay.js";
-import { readLink } from "./permalink.js";
+import { now, readLink } from "./permalink.js";
 import { TimeTravel } from "./timetravel.js";
 import { Playback, reducedMotion } from "./playback.js";
 import { Rebuild } from "./rebuild.js";
@@ -227,7 +227,7 @@ export class Widget {
   act(name, args = {}, quiet = false) {
     this.say("");
     return this.afterRequests(async () => {
-      const before = this.snapshot.time;   // the time the action happens at, for the link
+      const before = now(this.snapshot);   // the time the action happens at, exact, for the link
       const reply = await this.python.call({ op: "act", id: this.id, name, args });
       if (reply.ok) {
         if (name in this.constructor.vocabulary) this.actions.push({ time: before, name, args });
