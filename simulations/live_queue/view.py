@@ -256,6 +256,8 @@ class QueueView:
                 "table": self._table_drawn, "stuck": self._stuck(),
                 "room": {"workers": self.MAX_WORKERS - len(self.workers), "jobs": self.MAX_JOBS - self.total},
                 "stall": self.STALL, "hidden": list(LEVELS[self.params["level"]]),
+                # the form at this level, in the one shape every simulation's level gives
+                "shown": {"hidden": list(LEVELS[self.params["level"]]), "options": {}},
                 "picture": picture(self, rows)}
 
 

@@ -66,6 +66,11 @@ def key_names(records):
             names.setdefault(record["key"], f"k{len(names) + 1}") for record in records]
 
 
+def sent_with(key):
+    """A square's tooltip: the key its request carried, in words."""
+    return "sent with no idempotency key" if key is None else f"sent with idempotency key {key}"
+
+
 def history_words(records):
     """A charge's attempts in words, for its row of the table, each with the key it sent:
     "request lost (key k1); charged (key k2)", "charged (no key)"."""
@@ -76,15 +81,16 @@ def history_words(records):
 def picture(sim, start_balance, price):
     """The picture of a payments simulation `sim` (its queue, bank and history), in dollars:
 
-    {"orders": [{"order", "job", "status", "charged",
-                 "attempts": [attempt_record + {"key_name": key_names' label}]}],
-     "orders_hidden": charges not drawn (past MAX_ORDERS),
+    {"orders": [{"order", "job", "status", "charged", "name": "Order 3",
+                 "attempts": [attempt_record + {"key_name": key_names' label,
+                                                "title": the key in words (sent_with)}]}],
+     "orders_hidden": charges not drawn (past MAX_ORDERS), "orders_more": that in words or "",
      "coins": {"value": "$10", "start": coins Alice started with,
                "wallet": coins she still has (0 once overdrawn),
                "taken": [{"order", "duplicate", "nth"}] in the order the bank took them,
                         nth: 1 for an order's first charge, 2 for its second (a duplicate)...,
-               "taken_hidden": coins taken past MAX_COINS,
-               "overdrawn": "−$20" or None},
+               "taken_hidden": coins taken past MAX_COINS, "taken_more": that in words or "",
+               "overdrawn": "$20" or None, "overdrawn_words": "Overdrawn by $20" or ""},
      "legend": [{"code", "words"}],
      "key_words": what the keys under the squares show, for the key mode (KEY_WORDS)}"""
     db = sim.queue.db
@@ -93,10 +99,10 @@ def picture(sim, start_balance, price):
             "SELECT id, status, args FROM jobs ORDER BY id LIMIT ?", (MAX_ORDERS,)):
         order = json.loads(args)["order"]
         records = sim.history.get(order, [])
-        orders.append({"order": order, "job": job_id, "status": status,
+        orders.append({"order": order, "job": job_id, "status": status, "name": f"Order {order}",
                        "charged": sum(1 for record in records
                                       if record["code"] in ("charged", "duplicate")),
-                       "attempts": [{**record, "key_name": name}
+                       "attempts": [{**record, "key_name": name, "title": sent_with(record["key"])}
                                     for record, name in zip(records, key_names(records))]})
     times, taken = {}, []   # how many times the bank has taken each order's money so far
     for (order,) in db.execute("SELECT order_id FROM bank.charges ORDER BY id LIMIT ?", (MAX_COINS,)):
@@ -104,13 +110,18 @@ def picture(sim, start_balance, price):
         taken.append({"order": order, "duplicate": times[order] > 1, "nth": times[order]})
     taken_total = db.execute("SELECT count(*) FROM bank.charges").fetchone()[0]
     balance = sim.bank.balance("alice")
+    orders_hidden = max(0, sim.params["charges"] - len(orders))
+    taken_hidden = taken_total - len(taken)
     return {
         "orders": orders,
-        "orders_hidden": max(0, sim.params["charges"] - len(orders)),
+        "orders_hidden": orders_hidden,
+        "orders_more": f"and {orders_hidden} more charges, in the table below" if orders_hidden else "",
         "coins": {"value": money(price), "start": start_balance // price,
                   "wallet": max(0, balance) // price, "taken": taken,
-                  "taken_hidden": taken_total - len(taken),
-                  "overdrawn": money(-balance) if balance < 0 else None},
+                  "taken_hidden": taken_hidden,
+                  "taken_more": f"and {taken_hidden} more" if taken_hidden else "",
+                  "overdrawn": money(-balance) if balance < 0 else None,
+                  "overdrawn_words": f"Overdrawn by {money(-balance)}" if balance < 0 else ""},
         "legend": [{"code": code, "words": words} for code, words in ATTEMPT_WORDS.items()],
         "key_words": KEY_WORDS[sim.params["key"]],
     }

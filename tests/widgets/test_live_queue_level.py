@@ -47,7 +47,9 @@ def test_chapter_3_keeps_back_what_later_chapters_teach(module_page, real_site):
     expect(sim.root.locator('.lq-worker[data-worker="1"]')).to_have_attribute("data-state", "claimed")
     expect(sim.root.locator(".lq-worker-job").first).to_have_text("Job 1, 0.1 s left in this step")
     assert_kept_back(sim)                                    # and as drawn from the snapshot
-    expect(sim.row(1).locator("td.lq-token")).to_be_hidden()
+    # The row has no token cell: the level's table has no Token column (status, attempts, lease
+    # left, worker, emails).
+    expect(sim.row(1).locator("td")).to_have_count(5)
 
 
 def test_a_link_still_sets_a_hidden_setting_and_replays(module_page, real_site):
@@ -60,3 +62,20 @@ def test_a_link_still_sets_a_hidden_setting_and_replays(module_page, real_site):
     expect(sim.part("message")).to_contain_text("This is the run the link recorded", timeout=60_000)
     assert "worker 1 crashed" in sim.log()                  # the hidden Crash chance, set by the link
     assert_kept_back(sim)
+
+
+def test_a_link_that_sets_the_level_shows_that_levels_form(module_page, real_site):
+    """Levels work one way for every simulation (the snapshot's `shown`, fields.js showFields):
+    chapter 3's form has every field, those its level keeps back hidden, so a link that sets
+    `level: all` shows the crash and supervisor fields once it runs."""
+    page = module_page
+    page.goto(real_site.at("03-the-queue.html"))
+    sim = Sim(page, id="sim-queue-fills-and-drains")
+    for label in ("Crash chance per job", "Restart dead workers"):
+        expect(sim.root.get_by_label(label, exact=True)).to_be_hidden()   # in the page, hidden
+        expect(sim.root.get_by_label(label, exact=True)).to_have_count(1)
+    page.goto(real_site.at("03-the-queue.html?sim-queue-fills-and-drains.level=all#sim-queue-fills-and-drains"))
+    sim = Sim(page, id="sim-queue-fills-and-drains")
+    sim.wait("ready")
+    for label in ("Crash chance per job", "Restart dead workers"):
+        expect(sim.root.get_by_label(label, exact=True)).to_be_visible()

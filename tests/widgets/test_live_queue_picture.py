@@ -21,6 +21,9 @@ AGREE = """root => {
   const problems = [];
   const rows = new Map([...root.querySelectorAll('tbody[data-part="jobs"] tr')].map((tr) => [tr.dataset.key, tr]));
   const cell = (tr, index) => tr.querySelectorAll('th, td')[index].textContent.trim();
+  // The Emails column by its heading: a level that keeps the token back has no Token column.
+  const heads = [...root.querySelector('tbody[data-part="jobs"]').closest('table').tHead.rows[0].cells];
+  const EMAILS = heads.findIndex((th) => th.textContent.trim() === 'Emails');
   const rowsBy = {}, tokensBy = {};
   for (const tr of rows.values()) rowsBy[cell(tr, 1)] = (rowsBy[cell(tr, 1)] || 0) + 1;
   const boxes = new Map([...root.querySelectorAll('.lqp-worker')].map((g, index) => [String(index + 1), g]));
@@ -40,7 +43,7 @@ AGREE = """root => {
       problems.push(`job ${id}: token at worker ${token.dataset.worker || 'none'}, row says ${worker || 'none'}`);
     if (status === 'running' && worker && !inside(token, boxes.get(worker)))
       problems.push(`job ${id}: its token is not drawn in worker ${worker}'s box`);
-    const emails = Number(cell(tr, 6));
+    const emails = Number(cell(tr, EMAILS));
     const badge = token.querySelector('.lqp-badge').textContent;
     if (badge !== (emails > 1 ? `✉×${emails}` : '')) problems.push(`job ${id}: ${emails} emails, badge ${JSON.stringify(badge)}`);
     // The badge is drawn on its own token, never nearer a neighbour's (a row of tokens is dense).

@@ -107,6 +107,7 @@ export default class LiveQueueWidget extends Widget {
     if (frame && (this.pictureInView || !this.playing) && !this.drawn("picture", s, key)) {
       this.picture.show(s, this.ready);   // at the next animation frame
     }
+    this.showFields(s.shown);   // the level's form (fields.js), as every simulation's
     this.drawLevel(s);
     drawKey(this.body, s.view);   // the picture's key, without what the level keeps back
     // While playing, the cards and the table take turns: both at once changed some 180 texts in

@@ -43,8 +43,8 @@ export default class PaymentsWidget extends Widget {
       coin.classList.toggle("pay-dup", taken.duplicate);
       setAttr(coin, "data-nth", taken.duplicate ? String(taken.nth) : null);   // its tag: ×2, ×3...
     });
-    setText(this.part("taken-more"), coins.taken_hidden ? `and ${coins.taken_hidden} more` : "");
-    setText(this.part("overdrawn"), coins.overdrawn ? `Overdrawn by ${coins.overdrawn}` : "");
+    setText(this.part("taken-more"), coins.taken_more);
+    setText(this.part("overdrawn"), coins.overdrawn_words);
     const rows = this.part("charges");
     syncChildren(rows, pic.orders.length, () => el("li", { class: "pay-charge" },
       el("span", { class: "pay-charge-name" }), el("span", { class: "pay-tries" }), el("span", { class: "sim-chip" })),
@@ -53,7 +53,7 @@ export default class PaymentsWidget extends Widget {
       setAttr(row, "data-order", order.order);
       setAttr(row, "data-status", order.status);
       const [name, tries, chip] = row.children;
-      setText(name, `Order ${order.order}`);
+      setText(name, order.name);
       setText(chip, order.status);
       setAttr(chip, "class", `sim-chip status-${order.status}`);
       syncChildren(tries, order.attempts.length, () => el("span", { class: "pay-try" }, el("span", { class: "pay-key" })), (mark, at) => {
@@ -61,11 +61,11 @@ export default class PaymentsWidget extends Widget {
         setAttr(mark, "data-code", attempt.code);
         setAttr(mark, "data-reply", attempt.reply || "");
         setAttr(mark, "data-key", attempt.key_name);   // "k1", "k2"... or "none" (Python's)
-        setAttr(mark, "title", attempt.key === null ? "sent with no idempotency key" : `sent with idempotency key ${attempt.key}`);
+        setAttr(mark, "title", attempt.title);
         setText(mark.firstElementChild, attempt.key_name);
       });
     });
     setText(this.part("key-words"), pic.key_words);   // what the keys show, for this run's key mode
-    setText(this.part("charges-more"), pic.orders_hidden ? `and ${pic.orders_hidden} more charges, in the table below` : "");
+    setText(this.part("charges-more"), pic.orders_more);
   }
 }

@@ -12,8 +12,6 @@ export function drawView(body, view) {
   for (const table of view.tables) drawTable(body, table);
   drawNotes(body, view);
   drawKey(body, view);
-  const alt = body.querySelector("[data-view-alt]");
-  if (alt) setText(alt, view.alt);   // the picture's words (its aria-labelledby names this)
 }
 
 /** The run's outcome in one line. */
@@ -126,8 +124,11 @@ function cellClass(value) {
   return [value.class, value.tone ? `sim-${value.tone}` : ""].filter(Boolean).join(" ") || null;
 }
 
-/** The view's sentences, each into its place (`[data-view-note=key]`), hidden while empty. */
+/** The view's sentences, each into its place (`[data-view-note=key]`), hidden while empty, and
+    the picture's words into `[data-view-alt]` (the picture's aria-labelledby names it). */
 export function drawNotes(body, view) {
+  const alt = body.querySelector("[data-view-alt]");
+  if (alt) setText(alt, view.alt);
   for (const note of view.notes) {
     const node = body.querySelector(`p[data-view-note="${note.key}"]`);
     if (!node) continue;
