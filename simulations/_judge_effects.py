@@ -26,6 +26,7 @@ import sqlite3
 from contextlib import contextmanager
 
 from ._core import tinyq
+from ._sandbox import no_attach
 
 MAX_EVENTS = 20_000          # effects in one trace: more cannot come from an honest run
 READER_SQL_STEPS = 200_000   # SQLite virtual-machine steps per statement of the reader's
@@ -94,22 +95,40 @@ def reader_authorizer(action, table, *_):
     return sqlite3.SQLITE_DENY
 
 
-def execute_readers(db, sql, params, after):
-    """Run one statement of the reader's on `db` under reader_authorizer and a step limit;
-    return its rows as lists of scalars. `after` is the authorizer to put back."""
+_reader_statement = [False]   # True while a statement of the reader's is being run
+
+
+def guarded(action, table, *rest):
+    """The judge's connections' one authorizer: reader_authorizer while a statement of the
+    reader's is run, else no ATTACH. Installed once: changing a connection's authorizer expires
+    every prepared statement, and tinyq's would all be prepared again after each of the reader's."""
+    if _reader_statement[0]:
+        return reader_authorizer(action, table, *rest)
+    return no_attach(action, table, *rest)
+
+
+READER_MARK = "/* the reader's */ "   # so no statement of the reader's is one tinyq prepared
+
+
+def execute_readers(db, sql, params):
+    """Run one statement of the reader's on `db` (whose authorizer is guarded) under
+    reader_authorizer and a step limit; return its rows as lists of scalars. The mark makes its
+    text unlike any of tinyq's, so SQLite's statement cache never hands it one prepared under
+    tinyq's rules."""
     steps = [0]
 
     def progress():
         steps[0] += 1
         return steps[0] > READER_SQL_STEPS // 1000
-    db.set_authorizer(reader_authorizer)
+    _reader_statement[0] = True
     db.set_progress_handler(progress, 1000)
     try:
         return [[scalar(value) for value in row]
-                for row in db.execute(sql, tuple(params) if type(params) is list else params)]
+                for row in db.execute(READER_MARK + sql,
+                                      tuple(params) if type(params) is list else params)]
     finally:
         db.set_progress_handler(None, 0)
-        db.set_authorizer(after)
+        _reader_statement[0] = False
 
 
 def attempt(action):
@@ -143,8 +162,8 @@ class Rows:
 class Recorder:
     """The reader's side: wraps what the reader's code is given so each effect is recorded."""
 
-    def __init__(self, run, after):
-        self.run, self.after, self.calls, self.current, self.count = run, after, [], None, 0
+    def __init__(self, run):
+        self.run, self.calls, self.current, self.count = run, [], None, 0
 
     def note(self, event):
         self.count += 1
@@ -183,7 +202,7 @@ class Recorder:
         _text(sql, "the SQL")
         plain = plain_params(params)
         rows = self.effect(["sql", sql, plain],
-                           lambda: execute_readers(self.run.queue.db, sql, plain, self.after))
+                           lambda: execute_readers(self.run.queue.db, sql, plain))
         return Rows(rows)
 
     def handler(self, function):
@@ -245,10 +264,10 @@ def _key(key):
 class Replayer:
     """The judge's side: handlers that perform a trace's effects in the judge's own run."""
 
-    def __init__(self, run, calls, after):
+    def __init__(self, run, calls):
         if type(calls) is not list or len(calls) > MAX_EVENTS:
             raise Diverged("the trace is not a list of handler calls")
-        self.run, self.calls, self.after, self.at = run, calls, after, 0
+        self.run, self.calls, self.at = run, calls, 0
 
     def left(self):
         return len(self.calls) - self.at
@@ -293,7 +312,7 @@ class Replayer:
             elif op == "sql":
                 _text(event[1], "sql")
                 params = plain_params(event[2])
-                got = attempt(lambda: execute_readers(run.queue.db, event[1], params, self.after))
+                got = attempt(lambda: execute_readers(run.queue.db, event[1], params))
             elif op == "enter":
                 block = view.complete()
                 got = attempt(lambda: block.__enter__() and None)

@@ -14,8 +14,8 @@ interpreter, performs those effects in its own world and audits that world.
 from contextlib import contextmanager
 
 from ._core import tinyq
-from ._judge_effects import Diverged, Recorder, ReaderDB, Replayer, WorkerKilled
-from ._sandbox import Budget, ReaderError, fresh_rng, load, no_attach, run_reader
+from ._judge_effects import Diverged, Recorder, ReaderDB, Replayer, WorkerKilled, guarded
+from ._sandbox import Budget, ReaderError, fresh_rng, load, run_reader
 from .simulation import VirtualClock
 
 KINDS = ("send_welcome_email", "charge_signup_fee", "award_points")
@@ -40,7 +40,7 @@ class Run:
         self.rng = fresh_rng("judge", seed)
         self.queue = tinyq.Queue(lease=LEASE, max_attempts=MAX_ATTEMPTS, clock=self.clock,
                                  backoff_base=BACKOFF_BASE, backoff_cap=BACKOFF_CAP, rng=self.rng)
-        self.queue.db.set_authorizer(no_attach)
+        self.queue.db.set_authorizer(guarded)
         self.setup(customers)
         self.workers = [f"worker {n}" for n in range(1, workers + 1)]
         self.started = workers
@@ -230,7 +230,7 @@ def record(run, code, names, kinds, seed, budget):
     Raises ReaderError."""
     run.handlers = {}
     meter = Budget(budget)
-    recorder = Recorder(run, no_attach)
+    recorder = Recorder(run)
     given = {"queue": ReaderQueue(run, recorder, kinds), **names(recorder)}
     # The reader's uuid4() has dice of its own: the judge's replay draws none of them.
     _, printed = load(code, given, fresh_rng("judge-uuid", seed), meter)
@@ -246,7 +246,7 @@ def replay(run, trace, kinds):
     """Perform `trace`'s effects in `run` (the judge's); return whether the run finished.
     Raises Diverged when the trace does not fit the run."""
     calls = trace.get("calls") if isinstance(trace, dict) else None
-    replayer = Replayer(run, calls, no_attach)
+    replayer = Replayer(run, calls)
     run.handlers = {kind: replayer.handler for kind in kinds}
     finished = run.work(Budget(None))
     if replayer.left():
