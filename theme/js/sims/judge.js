@@ -255,7 +255,7 @@ export default class JudgeWidget {
         return { verdict: "Your code could not be run.",
                  words: `The Python for your code could not start: ${failure.message || "it stopped"} ${failure.fix || ""}`.trim() };
       }
-      if (type === "Stopped" || type === "ReplyError") {
+      if (type === "Stopped" || type === "ReplyError" || type === "WorkerError") {   // WorkerError: Python's own fatal error
         return { verdict: "Stopped: your code ended its own Python.",
                  words: "Your code’s run ended the Python it ran in before it finished (it may have used all the " +
                         "memory it had, or nested something too deeply). Only that Python was lost: the other " +
