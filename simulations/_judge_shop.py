@@ -11,6 +11,7 @@ record_shop() runs the reader's handlers in the reader's own interpreter and ret
 they asked for (_judge_effects.py); replay_shop() runs the same seeded run in the judge's
 interpreter, performs those effects in its own world and audits that world.
 """
+import random
 from contextlib import contextmanager
 
 from ._core import tinyq
@@ -25,9 +26,15 @@ MAX_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP = 30, 0.05, 0.5
 MAX_TURNS = 20_000
 
 
+_DICE = random.Random()
+
+
 def dice(*about):
-    """A number in [0, 1) that depends only on `about` (world.py's dice)."""
-    return fresh_rng(*about).random()
+    """A number in [0, 1) that depends only on `about` (world.py's dice): the same number as
+    fresh_rng(*about).random(), from one Random seeded again (a new one each time costs more,
+    and both the reader's run and the judge's replay throw these dice at every crash point)."""
+    _DICE.seed(":".join(map(str, about)))
+    return _DICE.random()
 
 
 class Run:

@@ -239,7 +239,9 @@ export default class JudgeWidget {
   async judged({ exercise, code, seed }) {
     const reader = this.spare || this.readerPython();
     this.spare = null;
+    performance.mark("judge:run");   // bench/bench_judge_page.py reads these three
     const recorded = await callOnce(reader, { op: "record", exercise, code, seed }, WALL_SECONDS);
+    performance.mark("judge:recorded");
     this.spare = this.readerPython();
     this.spare.load();
     if (!recorded.ok) {
@@ -266,6 +268,7 @@ export default class JudgeWidget {
                       "judge could see what it did. Change your code, then press Run." };
     }
     const reply = await this.python.call({ op: "judge", exercise, seed, trace: recorded.trace });
+    performance.mark("judge:verdict");
     if (reply.ok && reply.result && typeof reply.result === "object") return { result: reply.result };
     if (reply.error.type === "ParamError") return { verdict: "Not judged.", words: String(reply.error.message) };
     return { verdict: "Not judged.",

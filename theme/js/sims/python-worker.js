@@ -133,7 +133,7 @@ const ENTRIES = {
   bridge: "from simulations.bridge import handle; handle",
   // The judge's modules are imported at the start, before any code of the reader's arrives: a
   // spare reader worker is started ahead of the Run that uses it (judge.js).
-  reader: "from simulations._judge_reader import handle; import simulations.judge; handle",
+  reader: "from simulations._judge_reader import handle, warm; warm(); handle",
 };
 
 async function load({ pyodide: pyodideURL, python: pythonURL, total, warm: names, entry }) {
