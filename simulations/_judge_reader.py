@@ -15,6 +15,7 @@ reader's code does to this interpreter can change only the effects the trace ask
 import json
 
 MAX_CODE = 100_000   # characters of the reader's code
+MAX_REPLY = 3_000_000   # characters of a trace: under the bridge's MAX_MESSAGE, far above an honest run's
 
 
 def warm():
@@ -44,8 +45,12 @@ def handle(message):
             raise ValueError(f"code must be text of at most {MAX_CODE:,} characters")
         from .judge import record
 
-        reply = {"ok": True, "trace": record(request.get("exercise"), code, seed)}
-        return json.dumps(reply, allow_nan=False)
+        reply = json.dumps({"ok": True, "trace": record(request.get("exercise"), code, seed)},
+                           allow_nan=False)
+        if len(reply) > MAX_REPLY:
+            raise ValueError(f"your code asked for more than the judge reads "
+                             f"({len(reply):,} characters of effects)")
+        return reply
     except BaseException as error:   # noqa: B036: the reader's code may raise any of them
         return json.dumps({"ok": False, "error": {"type": type(error).__name__,
                                                   "message": str(error)[:500]}})

@@ -56,3 +56,11 @@ def test_the_readers_worker_answers_any_exception_in_words():
     for message in ("not json", json.dumps({"op": "judge"}), json.dumps({"op": "record", "code": 3})):
         reply = json.loads(_judge_reader.handle(message))
         assert reply["ok"] is False and reply["error"]["message"]
+
+
+def test_a_trace_too_big_to_judge_is_refused_in_the_readers_worker():
+    code = EXERCISES["payments-handler"]["fixed"].replace(
+        '    bank.charge(', '    for _ in range(200):\n        queue.db.execute("SELECT ?", ("x" * 2000,))\n    bank.charge(')
+    reply = json.loads(_judge_reader.handle(json.dumps(
+        {"op": "record", "exercise": "payments-handler", "code": code, "seed": 1})))
+    assert reply["ok"] is False and "more than the judge reads" in reply["error"]["message"]
