@@ -14,7 +14,7 @@ Each handler call is {"job": id, "attempt": n, "events": [...], "end": ["return"
 ["raise", name]}; names are those of EXCEPTIONS. That list, plain JSON, is all that leaves the
 reader's interpreter.
 
-The judge (Replayer) runs the same seeded run in its own interpreter and, where the run calls a
+The judge (_judge_replay.py's Replayer) runs the same seeded run in its own interpreter and, where the run calls a
 handler, performs the recorded effects in its own world instead. Every answer its world gives
 must equal the recorded one, and every handler call must be the one its run makes next (same job,
 same attempt): a trace that does not fit is Diverged, and the verdict is a failure. So nothing the
@@ -186,20 +186,20 @@ class Recorder:
         return value
 
     def send_email(self, to, subject, idempotency_key=None):
-        _text(to, "the address"), _text(subject, "the subject"), _key(idempotency_key)
+        check_text(to, "the address"), check_text(subject, "the subject"), check_key(idempotency_key)
         return self.effect(["email", to, subject, idempotency_key],
                            lambda: self.run.send_email(to, subject, idempotency_key))
 
     def charge(self, account, dollars, idempotency_key=None):
-        _text(account, "the account")
+        check_text(account, "the account")
         if type(dollars) not in (int, float) or not math.isfinite(dollars):
             raise TypeError("the dollars must be a number")
-        _key(idempotency_key)
+        check_key(idempotency_key)
         return self.effect(["charge", account, dollars, idempotency_key],
                            lambda: self.run.charge(account, dollars, idempotency_key))
 
     def execute(self, sql, params=()):
-        _text(sql, "the SQL")
+        check_text(sql, "the SQL")
         plain = plain_params(params)
         rows = self.effect(["sql", sql, plain],
                            lambda: execute_readers(self.run.queue.db, sql, plain))
@@ -251,85 +251,11 @@ class ReaderJob:
         recorder.effect(["exit", None], lambda: block.__exit__(None, None, None) and None)
 
 
-def _text(value, what):
+def check_text(value, what):
     if type(value) is not str:
         raise TypeError(f"{what} must be text (a str), not {type(value).__name__}")
 
 
-def _key(key):
+def check_key(key):
     if key is not None and type(key) is not str:
         raise TypeError(f"idempotency_key must be text or None, not {type(key).__name__}")
-
-
-class Replayer:
-    """The judge's side: handlers that perform a trace's effects in the judge's own run."""
-
-    def __init__(self, run, calls):
-        if type(calls) is not list or len(calls) > MAX_EVENTS:
-            raise Diverged("the trace is not a list of handler calls")
-        self.run, self.calls, self.at = run, calls, 0
-
-    def left(self):
-        return len(self.calls) - self.at
-
-    def handler(self, view):
-        if self.at >= len(self.calls):
-            raise Diverged(f"the judge's run called the handler for job {view.id} once more "
-                           "than your code's run did")
-        call = self.calls[self.at]
-        self.at += 1
-        if (type(call) is not dict or call.get("job") != view.id
-                or call.get("attempt") != view.attempts or type(call.get("events")) is not list):
-            raise Diverged(f"the judge's run gave job {view.id} (attempt {view.attempts}) to a "
-                           "handler where your code's run did something else")
-        blocks = []
-        for event in call["events"]:
-            self.perform(view, event, blocks)
-        end = call.get("end")
-        if end == ["return"] and not blocks:
-            return
-        if type(end) is not list or len(end) != 2 or end[0] != "raise" or blocks:
-            raise Diverged(f"a handler call for job {view.id} ended in a way that cannot be replayed")
-        if end[1] == "WorkerKilled" and not self.run.killed:
-            raise Diverged(f"a worker handling job {view.id} died where the judge's monkey did "
-                           "not kill it")
-        raise make(end[1])
-
-    def perform(self, view, event, blocks):
-        if type(event) is not list or not event or event[0] not in SHAPES \
-                or len(event) != SHAPES[event[0]]:
-            raise Diverged(f"an effect of job {view.id} is not one the judge knows: {event!r:.80}")
-        op, run = event[0], self.run
-        try:
-            if op == "email":
-                _text(event[1], "to"), _text(event[2], "subject"), _key(event[3])
-                got = attempt(lambda: run.send_email(event[1], event[2], event[3]))
-            elif op == "charge":
-                _text(event[1], "account"), _key(event[3])
-                if type(event[2]) not in (int, float):
-                    raise TypeError("dollars")
-                got = attempt(lambda: run.charge(event[1], event[2], event[3]))
-            elif op == "sql":
-                _text(event[1], "sql")
-                params = plain_params(event[2])
-                got = attempt(lambda: execute_readers(run.queue.db, event[1], params))
-            elif op == "enter":
-                block = view.complete()
-                got = attempt(lambda: block.__enter__() and None)
-                if got[0] == "ok":
-                    blocks.append(block)
-            else:
-                if not blocks:
-                    raise TypeError("an end with no beginning")
-                block, raised = blocks.pop(), event[1]
-                error = make(raised) if raised is not None else None
-                got = attempt(lambda: block.__exit__(type(error) if error else None, error, None)
-                              and None)
-        except TypeError as error:
-            raise Diverged(f"an effect of job {view.id} is malformed ({error})") from None
-        if got != event[-1]:
-            raise Diverged(f"job {view.id}: the judge's world answered {got!r:.60} to an effect "
-                           f"where your code's run says {event[-1]!r:.60}")
-
-
-SHAPES = {"email": 5, "charge": 5, "sql": 4, "enter": 2, "exit": 3}

@@ -15,7 +15,8 @@ import random
 from contextlib import contextmanager
 
 from ._core import tinyq
-from ._judge_effects import Diverged, Recorder, ReaderDB, Replayer, WorkerKilled, guarded
+from ._judge_effects import Diverged, Recorder, ReaderDB, WorkerKilled, guarded
+from ._judge_replay import Replayer
 from ._sandbox import Budget, ReaderError, fresh_rng, load, run_reader
 from .simulation import VirtualClock
 

@@ -152,3 +152,10 @@ def test_the_atomic_claim_passes_under_every_order():
     for seed in range(10):
         result = judge("race-claim", RACE["fixed"], seed=seed)
         assert result["passed"], (seed, result["problems"])
+
+
+def test_a_trace_whose_handler_ends_in_an_exception_of_its_own_fails_in_words():
+    honest = recorded("payments-handler", PAYMENTS["fixed"], 3)["trace"]
+    honest["calls"][0]["end"] = ["raise", "other"]
+    result = verdict("payments-handler", honest, 3)
+    assert result["passed"] is False and "could not be replayed" in result["problems"][0]
