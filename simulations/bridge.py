@@ -14,9 +14,11 @@ is a JSON object with an "op" and, for most ops, the "id" the page chose for a s
     {"op": "seek", "id": "w1", "at": 12}  (or "time": 4.2, "nth": 0)        -> snapshot there
     {"op": "keep", "id": "w1"} -> {"kept": words}; {"op": "compare", "id": "w1"} -> {"compare": ...}
     {"op": "destroy", "id": "w1"}                         -> {"ok": true}
-    {"op": "judge", "exercise": "shop-handlers", "code": "...", "seed": 7}  -> {"ok": true, "result": {...}}
-        the reader's code under the chaos monkey (simulations/judge.py); the reader's own
-        mistakes are in the result ("error"), not a failed reply
+    {"op": "judge", "exercise": "shop-handlers", "trace": {...}, "seed": 7}  -> {"ok": true, "result": {...}}
+        the verdict on a trace of the reader's code, which ran in the reader's own worker
+        (simulations/judge/reader.py): its effects replayed in the judge's world
+        (simulations/judge/). No reader's code runs here. The reader's own mistakes are in
+        the result ("error"), not a failed reply
 
 A reply carrying a snapshot is {"ok": true, "id": ..., "snapshot": {...}}; step adds
 "steps" (how many it took: fewer once the simulation is finished) and run adds "reached"
@@ -36,7 +38,7 @@ from .engine.timeline_view import PageTimeline, branched, compare, keep
 
 MAX_LIVE = 64          # simulations one page may hold at once (the build refuses a page with more)
 MAX_STEPS_PER_CALL = 200
-MAX_MESSAGE = 100_000  # characters
+MAX_MESSAGE = 4_000_000  # characters: a judge's trace of an honest run is well under 1 MB
 
 live = {}              # id -> Timeline of a simulation
 
@@ -63,10 +65,11 @@ def handle(message):
                                                       "message": str(problem),
                                                       "words": problem.words}
                                                      for problem in error.problems]}}
-    except Exception as error:  # a bug: report it to the page rather than crash its worker
-        import traceback   # only then: the page's Python compiles each module it imports
+    except BaseException as error:  # a bug (or SystemExit, KeyboardInterrupt...): report it to
+        import traceback            # the page rather than end its worker; imported only then
 
         reply = {"ok": False, "error": {"type": type(error).__name__, "message": str(error),
+                                        "words": f"the simulation failed inside ({type(error).__name__})",
                                         "trace": traceback.format_exc(limit=5)}}
     if isinstance(request, dict) and "req" in request:
         reply["req"] = request["req"]
@@ -175,11 +178,28 @@ def _act(sim, request):
     args = request.get("args") or {}
     if not isinstance(args, dict):
         raise ParamError("args", "must be a JSON object")
+    if not all(arg is None or isinstance(arg, (str, int, float)) for arg in args.values()):
+        raise ParamError("args", "each argument must be a number, text, true, false or null")
+    args = _with_defaults(sim.sim, request.get("name"), args)
     if request.get("name") == "reset":   # a new run: its timeline starts again too
         live[request["id"]] = sim = PageTimeline(sim.kind, sim.params, sim.seed)
         return {"snapshot": sim.snapshot(), "branch": ""}
     said = branched(sim, sim.act(request.get("name"), **args))
     return {"snapshot": sim.snapshot(), "branch": said}
+
+
+def _with_defaults(simulation, name, args):
+    """args with the action's defaults filled in, so the timeline records every argument (its
+    words name each one). Unknown actions and bad arguments are left for act() to refuse."""
+    import inspect
+
+    method = getattr(simulation, f"act_{name}", None) if isinstance(name, str) else None
+    try:
+        bound = inspect.signature(method).bind(**args)
+    except (TypeError, ValueError):
+        return args
+    bound.apply_defaults()
+    return dict(bound.arguments)
 
 
 def _seek(line, request):
@@ -206,14 +226,16 @@ OPS = {"step": _step, "run": _run, "act": _act,
 
 
 def _judge(request):
-    """The judge op: bad input (an unknown exercise, a seed that is not a whole number, code
-    that is not text) is a ParamError naming the field; the reader's code is judged."""
-    from .judge import RUNNERS, judge   # imported on first use: pages without an exercise skip it
-    exercise, code, seed = request.get("exercise"), request.get("code"), request.get("seed", 0)
-    if exercise not in RUNNERS:
-        raise ParamError("exercise", f"unknown exercise {exercise!r}; there are {', '.join(RUNNERS)}")
-    if not isinstance(code, str):
-        raise ParamError("code", "must be the code as text")
+    """The judge op: bad input (an unknown exercise, a seed that is not a whole number) is a
+    ParamError naming the field; a trace is data from the reader's worker, judged (a trace that
+    cannot be read fails the audit, in words)."""
+    from .judge import RECORDERS, verdict   # on first use: pages without an exercise skip it
+    exercise, trace, seed = request.get("exercise"), request.get("trace"), request.get("seed", 0)
+    if exercise not in RECORDERS:
+        raise ParamError("exercise", f"unknown exercise {exercise!r}; there are {', '.join(RECORDERS)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**31 - 1:
         raise ParamError("seed", "must be a whole number from 0 to 2,147,483,647")
-    return {"result": judge(exercise, code, seed)}
+    if "code" in request:
+        raise ParamError("code", "the reader's code runs in a worker of its own, never here: "
+                                 "send its trace")
+    return {"result": verdict(exercise, trace, seed)}

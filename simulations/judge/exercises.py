@@ -11,18 +11,25 @@ virtual, and workers are cooperative (no threads, no processes). Exercises:
   race-claim     the claim's SQL, run by three workers a statement at a time (simulations/race.py).
   payments-handler  the charge handler of simulations/payments.py: each of Alice's orders
                  charged exactly once by a bank behind a network that loses requests and replies.
-The reader's code runs in a fresh namespace with only the exercise's names, after a static check
-that is a guard for honest mistakes and not a security boundary (see _sandbox.py). A run's work
-is bounded (lines of the reader's code, statements, turns); a loop inside one C call cannot be
-stopped in-process, so the page must end and restart its worker after a few seconds.
+judge() is two halves, which the page runs in two interpreters:
+  record(exercise, code, seed)   in the reader's own throwaway worker: runs the code in a world
+                                 that records the effects it asks for; returns a trace (JSON).
+  verdict(exercise, trace, seed) in the simulations' worker: replays the trace's effects in the
+                                 judge's own world and audits that world (judge/effects.py).
+Nothing the code does inside its own interpreter reaches the verdict: a trace is only a list of
+effects, and the judge's world decides what each one did. The static check in judge/sandbox.py is a
+guard for honest mistakes, not a boundary. A run's work is bounded (lines of the reader's code,
+statements, turns); a loop inside one C call cannot be stopped in-process, so the page ends the
+reader's worker after a few seconds.
 """
 import json
 import textwrap
 
-from .payments import judge_payments
-from .race import judge_race
-from .shop import judge_shop
-from .sandbox import ReaderError
+from .effects import Diverged
+from .payments import record_payments, verdict_payments
+from .race import record_race, verdict_race
+from .shop import record_shop, replay_shop
+from .sandbox import MAX_PRINTED, ReaderError
 from ..race.model import NAIVE_GRAB, NAIVE_LOOK
 from ..engine.capstone import tinyq
 
@@ -121,45 +128,103 @@ EXERCISES = {
     },
 }
 
-RUNNERS = {"shop-handlers": judge_shop, "race-claim": judge_race,
-           "payments-handler": judge_payments}
+RECORDERS = {"shop-handlers": record_shop, "race-claim": record_race,
+             "payments-handler": record_payments}
+VERDICTS = {"shop-handlers": replay_shop, "race-claim": verdict_race,
+            "payments-handler": verdict_payments}
+ERROR_KINDS = ("syntax", "refused", "exception", "budget", "missing")
 
 
-def judge(exercise, code, seed=0, **options):
-    """Run `code` (text) for `exercise` on `seed` (an int) and audit the result.
-
-    options: shop-handlers takes customers (20), workers (3), chaos (0.1, a chance per crash
-    point), lose_request and lose_reply (0.15 each, chances) and budget (200,000 lines of the
-    reader's code); race-claim takes jobs (5) and max_statements (2,000); payments-handler takes
-    orders (10), workers (2), chaos (0.1), lose_request and lose_reply (0.3 each) and budget.
-    Returns {"exercise", "seed", "passed": bool, "error": None or {"kind", "line", "message",
-    "text"}, "problems": [words], "story": [events of the first failure], "figures": {...},
-    "printed": [lines]} plus "customers" (shop: per customer emails, charged dollars, points)
-    or "jobs" (race: per job emails and status) or "orders" (payments: per order charges).
-    error.kind is 'syntax', 'refused', 'exception', 'budget' or 'missing'; error.line is a line
-    of the reader's text (or None).
-    Raises ValueError for an unknown exercise or option, TypeError if code is not text.
-    """
-    if exercise not in RUNNERS:
-        raise ValueError(f"no exercise {exercise!r}; there are {', '.join(RUNNERS)}")
-    if not isinstance(code, str):
-        raise TypeError(f"code must be text, got {type(code).__name__}")
+def _check(exercise, seed):
+    if exercise not in RECORDERS:
+        raise ValueError(f"no exercise {exercise!r}; there are {', '.join(RECORDERS)}")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"seed must be a whole number, got {seed!r}")
-    result = {"exercise": exercise, "seed": seed, "passed": False, "error": None,
-              "problems": [], "story": [], "figures": {}, "printed": []}
+
+
+def _options(exercise, function, *args, **options):
     try:
-        audit, printed = RUNNERS[exercise](code, seed, **options)
+        return function(*args, **options)
     except TypeError as error:
         if "unexpected keyword" in str(error):
             raise ValueError(f"{exercise}: {error}") from None
         raise
+
+
+def record(exercise, code, seed=0, **options):
+    """Run `code` (text) for `exercise` on `seed` in this interpreter, recording what it asks
+    for. Returns a JSON-able trace: {"exercise", "seed", "error": None or {"kind", "line",
+    "message", "text"}, "printed": [lines], ...the exercise's effects}. Meant for the reader's
+    own worker (simulations/judge/reader.py): nothing here decides a verdict.
+    Raises ValueError for an unknown exercise or option, TypeError if code is not text."""
+    _check(exercise, seed)
+    if not isinstance(code, str):
+        raise TypeError(f"code must be text, got {type(code).__name__}")
+    trace = {"exercise": exercise, "seed": seed, "error": None, "printed": []}
+    try:
+        trace.update(_options(exercise, RECORDERS[exercise], code, seed, **options))
     except ReaderError as error:
-        result["error"] = error.as_dict(code)
-        result["problems"] = [str(error)]
+        trace["error"] = error.as_dict(code)
+    return trace
+
+
+def verdict(exercise, trace, seed=0, **options):
+    """Audit `trace` (record()'s, as JSON data from the reader's worker: trusted in nothing) for
+    `exercise` on `seed`: replay its effects in the judge's own world and check that world.
+    Returns {"exercise", "seed", "passed": bool, "error": None or {"kind", "line", "message",
+    "text"}, "problems": [words], "story": [events of the first failure], "figures": {...},
+    "printed": [lines]} plus "customers" (shop), "jobs" (race) or "orders" (payments).
+    error.kind is one of ERROR_KINDS; error.line a line of the reader's text (or None).
+    A trace that does not fit the judge's run fails, with the reason as its one problem.
+    Raises ValueError for an unknown exercise, a bad seed or an unknown option."""
+    _check(exercise, seed)
+    result = {"exercise": exercise, "seed": seed, "passed": False, "error": None,
+              "problems": [], "story": [], "figures": {}, "printed": []}
+    if not isinstance(trace, dict):
+        result["problems"] = ["the reader's worker sent no trace of the run"]
         return result
-    result.update(audit, printed=printed)
+    printed = trace.get("printed")
+    if type(printed) is list:
+        result["printed"] = [str(line)[:500] for line in printed[:MAX_PRINTED]]
+    error = trace.get("error")
+    if error is not None:
+        result["error"] = _error(error)
+        result["problems"] = [result["error"]["message"]]
+        return result
+    try:
+        audit = _options(exercise, VERDICTS[exercise], trace, seed, **options)
+    except Diverged as why:
+        result["problems"] = [f"Your code's run could not be replayed by the judge: {why}"]
+        return result
+    except Exception as why:   # a trace is data from elsewhere: any shape it may take is judged
+        if exercise in str(why) and "unexpected keyword" in str(why):
+            raise
+        result["problems"] = [f"The reader's worker sent a trace the judge cannot read "
+                              f"({type(why).__name__}: {str(why)[:200]})"]
+        return result
+    result.update(audit)
+    result["passed"] = audit["passed"] is True and not audit["problems"]
     return result
+
+
+def _error(error):
+    """A trace's error, kept only in the shape record() makes."""
+    if not isinstance(error, dict) or error.get("kind") not in ERROR_KINDS:
+        return {"kind": "exception", "line": None, "text": None,
+                "message": "your code's run ended in a way the judge cannot read"}
+    line = error.get("line")
+    text = error.get("text")
+    return {"kind": error["kind"], "line": line if type(line) is int and line > 0 else None,
+            "message": str(error.get("message"))[:1000],
+            "text": text[:500] if type(text) is str else None}
+
+
+def judge(exercise, code, seed=0, **options):
+    """record() then verdict(), in this one interpreter, with the trace passed as JSON text
+    between them as the page passes it (for tests, the build's pre-judged fix and
+    bench/bench_judge.py). Same errors as record()."""
+    trace = json.loads(json.dumps(record(exercise, code, seed, **options)))
+    return verdict(exercise, trace, seed, **options)
 
 
 if __name__ == "__main__":  # a quick look: python -m simulations.judge

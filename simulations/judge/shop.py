@@ -6,11 +6,18 @@ Workers are cooperative: each takes a turn (claim, run the handler, finish) in a
 virtual time. The monkey kills a worker by raising WorkerKilled at a crash point, which nothing
 catches until the supervisor, who starts a fresh worker; the job stays running until its lease
 runs out, as after os._exit in shop.py.
+
+record_shop() runs the reader's handlers in the reader's own interpreter and returns the effects
+they asked for (judge/effects.py); replay_shop() runs the same seeded run in the judge's
+interpreter, performs those effects in its own world and audits that world.
 """
+import random
 from contextlib import contextmanager
 
 from ..engine.capstone import tinyq
-from .sandbox import Budget, ReaderError, fresh_rng, load, no_attach, run_reader
+from .effects import Diverged, Recorder, ReaderDB, WorkerKilled, guarded
+from .replay import Replayer
+from .sandbox import Budget, ReaderError, fresh_rng, load, run_reader
 from ..engine.simulation import VirtualClock
 
 KINDS = ("send_welcome_email", "charge_signup_fee", "award_points")
@@ -20,13 +27,15 @@ MAX_ATTEMPTS, BACKOFF_BASE, BACKOFF_CAP = 30, 0.05, 0.5
 MAX_TURNS = 20_000
 
 
-class WorkerKilled(BaseException):
-    """The chaos monkey pulled the plug on this worker: no except, no ack, no commit."""
+_DICE = random.Random()
 
 
 def dice(*about):
-    """A number in [0, 1) that depends only on `about` (world.py's dice)."""
-    return fresh_rng(*about).random()
+    """A number in [0, 1) that depends only on `about` (world.py's dice): the same number as
+    fresh_rng(*about).random(), from one Random seeded again (a new one each time costs more,
+    and both the reader's run and the judge's replay throw these dice at every crash point)."""
+    _DICE.seed(":".join(map(str, about)))
+    return _DICE.random()
 
 
 class Run:
@@ -39,7 +48,7 @@ class Run:
         self.rng = fresh_rng("judge", seed)
         self.queue = tinyq.Queue(lease=LEASE, max_attempts=MAX_ATTEMPTS, clock=self.clock,
                                  backoff_base=BACKOFF_BASE, backoff_cap=BACKOFF_CAP, rng=self.rng)
-        self.queue.db.set_authorizer(no_attach)
+        self.queue.db.set_authorizer(guarded)
         self.setup(customers)
         self.workers = [f"worker {n}" for n in range(1, workers + 1)]
         self.started = workers
@@ -191,29 +200,30 @@ class JobView:
         self._run.say(f"committed the handler's writes and marked job {self.id} done")
 
 
-class ShopQueue:
-    """What the reader's code calls `queue`: handler() to register, db for the shop's tables."""
+class ReaderQueue:
+    """What the reader's code calls `queue`: handler(kind) to register, db (execute() only)."""
 
-    def __init__(self, run):
-        self._run = run
-        self.db = run.queue.db
+    def __init__(self, run, recorder, kinds):
+        self._register, self._kinds = (lambda kind, function: run.handlers.__setitem__(
+            kind, recorder.handler(function))), kinds
+        self.db = ReaderDB(recorder)
 
     def handler(self, kind):
-        if kind not in KINDS:
-            raise ValueError(f"this shop has no job kind {kind!r}; "
-                             f"its kinds are {', '.join(KINDS)}")
+        if kind not in self._kinds:
+            raise ValueError(f"this exercise has no job kind {kind!r}; "
+                             f"its kinds are {', '.join(self._kinds)}")
 
         def register(function):
-            self._run.handlers[kind] = function
+            self._register(kind, function)
             return function
         return register
 
 
-class ShopWorld:
-    """What the reader's code calls `world`: send_email() and charge(), as in world.py."""
+class ReaderWorld:
+    """What the reader's code calls `world` (send_email, charge) or `bank` (charge)."""
 
-    def __init__(self, run):
-        self.send_email, self.charge = run.send_email, run.charge
+    def __init__(self, recorder):
+        self.send_email, self.charge = recorder.send_email, recorder.charge
 
 
 def short(email):
@@ -222,24 +232,60 @@ def short(email):
     return f"customer {int(name[8:])}" if name.startswith("customer") else email
 
 
-def judge_shop(code, seed, customers=20, workers=3, chaos=0.1, lose_request=0.15,
-               lose_reply=0.15, budget=200_000):
-    """Run the reader's shop handlers; return (audit dict, printed lines). Raises ReaderError."""
-    run = Run(seed, customers, workers, chaos, lose_request, lose_reply)
+def record(run, code, names, kinds, seed, budget):
+    """Run the reader's handlers for `kinds` on `run`, recording their effects; return the trace
+    {"calls": [...], "printed": [lines], "lines": lines of the reader's code run}.
+    Raises ReaderError."""
     run.handlers = {}
     meter = Budget(budget)
-    names = {"queue": ShopQueue(run), "world": ShopWorld(run), "SIGNUP_FEE": SIGNUP_FEE,
-             "WELCOME_POINTS": WELCOME_POINTS, "LeaseLost": tinyq.LeaseLost}
-    _, printed = load(code, names, run.rng, meter)
-    missing = [kind for kind in KINDS if kind not in run.handlers]
+    recorder = Recorder(run)
+    given = {"queue": ReaderQueue(run, recorder, kinds), **names(recorder)}
+    # The reader's uuid4() has dice of its own: the judge's replay draws none of them.
+    _, printed = load(code, given, fresh_rng("judge-uuid", seed), meter)
+    missing = [kind for kind in kinds if kind not in run.handlers]
     if missing:
         raise ReaderError("missing", None, "your code registers no handler for "
                           + " or ".join(missing) + ' (use @queue.handler("' + missing[0] + '"))')
-    finished = run.work(meter)
-    return audit(run, finished, meter), printed
+    run.work(meter)
+    return {"calls": recorder.calls, "printed": printed, "lines": meter.used}
 
 
-def audit(run, finished, meter):
+def replay(run, trace, kinds):
+    """Perform `trace`'s effects in `run` (the judge's); return whether the run finished.
+    Raises Diverged when the trace does not fit the run."""
+    calls = trace.get("calls") if isinstance(trace, dict) else None
+    replayer = Replayer(run, calls)
+    run.handlers = {kind: replayer.handler for kind in kinds}
+    finished = run.work(Budget(None))
+    if replayer.left():
+        raise Diverged(f"your code's run called its handlers {replayer.left()} more times "
+                       "than the judge's run")
+    return finished
+
+
+def lines_of(trace):
+    lines = trace.get("lines") if isinstance(trace, dict) else None
+    return lines if type(lines) is int else 0
+
+
+def record_shop(code, seed, customers=20, workers=3, chaos=0.1, lose_request=0.15,
+                lose_reply=0.15, budget=200_000):
+    """The reader's shop handlers, run and recorded (see record()). Raises ReaderError."""
+    run = Run(seed, customers, workers, chaos, lose_request, lose_reply)
+    return record(run, code, lambda recorder: {
+        "world": ReaderWorld(recorder), "SIGNUP_FEE": SIGNUP_FEE,
+        "WELCOME_POINTS": WELCOME_POINTS, "LeaseLost": tinyq.LeaseLost}, KINDS, seed, budget)
+
+
+def replay_shop(trace, seed, customers=20, workers=3, chaos=0.1, lose_request=0.15,
+                lose_reply=0.15, budget=200_000):
+    """The judge's audit of a shop trace. Raises Diverged."""
+    run = Run(seed, customers, workers, chaos, lose_request, lose_reply)
+    finished = replay(run, trace, KINDS)
+    return audit(run, finished, lines_of(trace))
+
+
+def audit(run, finished, lines):
     """chaos.py's audit: each customer 1 email, $5 paid, 10 points; every job done."""
     db = run.queue.db
     customers, problems, first = [], [], None
@@ -276,6 +322,6 @@ def audit(run, finished, meter):
     attempts, retried = db.execute(
         "SELECT sum(attempts), coalesce(sum(attempts > 1), 0) FROM jobs").fetchone()
     figures = {"workers killed": run.crashes, "attempts": attempts, "jobs retried": retried,
-               "virtual seconds": round(run.clock.now, 2), "lines of your code run": meter.used}
+               "virtual seconds": round(run.clock.now, 2), "lines of your code run": lines}
     return {"passed": not problems, "customers": customers, "problems": problems,
             "story": story, "figures": figures}

@@ -15,7 +15,7 @@ from tests.build.site_check import Page, broken_links
 from tests.conftest import ROOT, fixture_config
 
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {hash}; style-src 'self' {style}; img-src 'self' data:; "
-       "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
+       "connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'")
 # theme/js/theme-init.js as the pages carry it inline: its code, without its leading comment.
 THEME_INIT = re.sub(r"\A(?:\s*//[^\n]*\n)+", "", (ROOT / "theme" / "js" / "theme-init.js").read_text()).strip()
 CHAPTERS = ["00-start.html", "01-queue.html", "02-retries.html"]

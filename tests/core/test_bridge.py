@@ -99,3 +99,27 @@ def test_the_number_of_live_simulations_is_capped():
         assert call(op="create", id=f"s{n}", sim="race")["ok"]
     assert call(op="create", id="one-more", sim="race")["error"]["field"] == "id"
     assert call(op="create", id="s0", sim="race")["ok"]  # replacing one is fine
+
+
+def test_a_base_exception_is_answered_in_words_not_raised(monkeypatch):
+    from simulations import bridge
+
+    for kind in (SystemExit, KeyboardInterrupt, GeneratorExit):
+        def boom(request, kind=kind):
+            raise kind("stop")
+        monkeypatch.setattr(bridge, "_answer", boom)
+        reply = call(op="list")
+        assert reply["ok"] is False and reply["error"]["type"] == kind.__name__
+        assert reply["error"]["words"].startswith("the simulation failed inside")
+
+
+def test_crafted_actions_are_answered_in_words():
+    call(op="create", id="t", sim="crash-timing")
+    call(op="step", id="t", count=1)
+    crash = call(op="act", id="t", name="crash", args={})      # the default worker, named in its words
+    assert crash["ok"] or crash["error"]["type"] == "ParamError", crash
+    call(op="create", id="q", sim="live-queue")
+    for args in ({"view": [1]}, {"view": {"a": 1}}, {"page": [2]}):
+        reply = call(op="act", id="q", name="table", args=args)
+        assert reply["ok"] is False and reply["error"]["type"] == "ParamError", reply
+        assert reply["error"]["field"] == "args"

@@ -4,8 +4,7 @@ import signal
 
 import pytest
 
-from simulations.judge.shop import SIGNUP_FEE, WELCOME_POINTS, Run, ShopQueue, ShopWorld
-from simulations.judge.sandbox import Budget, load
+from simulations.judge.shop import KINDS, SIGNUP_FEE, WELCOME_POINTS, ReaderWorld, Run, record
 from simulations.judge import EXERCISES, judge
 
 SHOP = EXERCISES["shop-handlers"]
@@ -80,7 +79,7 @@ def test_the_atomic_claim_passes_on_30_seeds_and_the_naive_one_fails_on_most():
 def test_the_payments_handler_with_a_key_per_attempt_overcharges_and_the_stable_key_does_not():
     result = judge("payments-handler", PAYMENTS["start"], seed=1)
     assert result["problems"][0] == "order 1 was charged 2 times ($10 extra)"
-    assert result["problems"][-1] == "Alice was charged $170 in all (want $100)"
+    assert result["problems"][-1] == "Alice was charged $190 in all (want $100)"
     assert "its reply was lost" in result["story"][2] and "attempt 2" in result["story"][4]
     assert all(judge("payments-handler", PAYMENTS["fixed"], seed=seed)["passed"] for seed in SEEDS)
     assert sum(not judge("payments-handler", PAYMENTS["start"], seed=seed)["passed"]
@@ -148,7 +147,7 @@ def test_reaching_outside_is_refused_before_anything_runs(line, refused):
 def test_sql_may_not_attach_a_database_file():
     for exercise, code, line in [
             ("race-claim", "ATTACH DATABASE 'elsewhere.db' AS elsewhere;", 1),
-            ("shop-handlers", SHOP["fixed"] + "queue.db.execute(\"ATTACH 'elsewhere.db' AS e\")\n",
+            ("shop-handlers", SHOP["fixed"] + "    queue.db.execute(\"ATTACH 'elsewhere.db' AS e\")\n",
              SHOP["fixed"].count("\n") + 1)]:
         error = judge(exercise, code, seed=0)["error"]
         assert error["kind"] == "exception" and error["line"] == line
@@ -201,8 +200,6 @@ def test_print_is_captured_and_the_namespace_holds_only_the_exercises_names():
 
 PYODIDE_PROGRAM = """
 import json
-from simulations.judge.shop import SIGNUP_FEE, WELCOME_POINTS, Run, ShopQueue, ShopWorld
-from simulations.judge.sandbox import Budget, load
 from simulations.judge import EXERCISES, judge
 runs = {f"{name} {version} {seed}": judge(name, exercise[version], seed=seed)
         for name, exercise in EXERCISES.items() for version in ("start", "fixed") for seed in (1,)}
@@ -237,11 +234,9 @@ def test_a_bare_except_cannot_catch_the_monkey_a_killed_worker_stays_dead():
                      '    except:\n'
                      '        pass')
     run = Run(seed=3, customers=8, workers=3, chaos=0.3, lose_request=0, lose_reply=0)
-    run.handlers = {}
-    meter = Budget(100_000)
-    load(code, {"queue": ShopQueue(run), "world": ShopWorld(run), "SIGNUP_FEE": SIGNUP_FEE,
-                "WELCOME_POINTS": WELCOME_POINTS}, run.rng, meter)
-    assert run.work(meter) and run.crashes > 0
+    record(run, code, lambda recorder: {"world": ReaderWorld(recorder), "SIGNUP_FEE": SIGNUP_FEE,
+                                        "WELCOME_POINTS": WELCOME_POINTS}, KINDS, 3, 100_000)
+    assert run.crashes > 0
     dead = set()
     for _, _, text in run.events:
         worker = text.split(": ")[0].split(", ")[1]

@@ -37,6 +37,11 @@ FALLBACKS = {
     "object-src": ("default-src",),
 }
 SCRIPT_SOURCES = {"'self'", "'wasm-unsafe-eval'"}   # all a script directive may hold
+# ...and worker-src blob:, for the workers python.js makes from a blob: URL. Such a worker runs
+# under the page's own policy (a "local scheme" worker inherits its creator's policy container:
+# https://w3c.github.io/webappsec-csp/#initialize-global-object-csp), and only a script the
+# policy already let run can make a blob: URL; a worker from its own URL would get no policy.
+WORKER_SOURCES = SCRIPT_SOURCES | {"blob:"}
 OTHER_SOURCES = {"'self'", "'none'", "data:"}        # all any other fetch directive may hold
 NEVER = ("'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'strict-dynamic'")
 EVENT_HANDLER = re.compile(r"^on[a-z]+$")
@@ -89,7 +94,8 @@ def policy_problems(policy: dict[str, list[str]]) -> list[str]:
             problems.append(f"{directive}: not restricted")
             continue
         for source in sources:
-            if source in NEVER or (source not in SCRIPT_SOURCES and not HASH_SOURCE.match(source)):
+            allowed = WORKER_SOURCES if directive == "worker-src" and "worker-src" in policy else SCRIPT_SOURCES
+            if source in NEVER or (source not in allowed and not HASH_SOURCE.match(source)):
                 problems.append(f"{directive} allows {source} (only 'self', 'wasm-unsafe-eval' and the "
                                 "hash of an inline script on the page may run)")
     for directive in sorted(set(policy) & set(FALLBACKS)):

@@ -10,7 +10,7 @@ from tests.quality.csp import page_csp_problems, parse_policy, policy_problems, 
 from tests.quality.site_pages import PAGES
 
 SITE_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-               "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
+               "img-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; "
                "base-uri 'none'; form-action 'none'")
 PROBES = {"inline <script>", "inline onclick", "string setTimeout (eval)"}
 
@@ -62,7 +62,9 @@ def test_a_page_without_a_policy_fails(broken):
     ("default-src 'self'; script-src 'self' 'unsafe-eval'", "script-src allows 'unsafe-eval'"),
     ("default-src 'self'; script-src 'self' 'nonce-abc'", "script-src allows 'nonce-abc'"),
     ("default-src 'self'; script-src 'self'; script-src-attr 'unsafe-inline'", "script-src-attr allows 'unsafe-inline'"),
-    ("default-src 'self'; worker-src blob:", "worker-src allows blob:"),
+    ("default-src 'self'; worker-src data:", "worker-src allows data:"),
+    ("default-src 'self'; script-src 'self' blob:", "script-src allows blob:"),
+    ("default-src 'self'; worker-src 'self' https://cdn.example", "worker-src allows https://cdn.example"),
     ("default-src 'self'; img-src https:", "img-src allows https:"),
     ("default-src 'self'; connect-src 'self' https://api.example", "connect-src allows https://api.example"),
     ("default-src 'self'; object-src 'self'", "object-src is not 'none'"),

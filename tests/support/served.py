@@ -87,7 +87,9 @@ class PageWatch:
 
     def _request(self, request) -> None:
         self.requests.append(request.url)
-        if not request.url.startswith(self.origin) and not request.url.startswith("data:"):
+        # blob:<origin>/...: a worker's script made by the page itself (python.js), never the network
+        own = request.url.startswith((self.origin, "data:", f"blob:{self.origin}"))
+        if not own:
             self.problems.append(f"request leaves the site: {request.url}")
 
     def _response(self, response) -> None:

@@ -120,7 +120,9 @@ def test_two_widgets_on_one_page_share_one_worker(fresh_page, real_site):
     queue.button("Step").click()
     expect(race.part("log")).to_contain_text("A looked: job 1 is queued")
     expect(queue.part("time")).to_have_text("0.1 s")
-    assert all(url.startswith(real_site.url) for url in page.watch.requests)
+    own = (real_site.url, f"blob:{real_site.url.split('/guide/')[0]}/")   # blob: the worker's one line
+    assert all(url.startswith(own) for url in page.watch.requests)
+    assert len(page.watch.requested("blob:")) == 1
 
 
 def test_a_permalink_reproduces_the_same_run(browser, real_site):

@@ -1,16 +1,24 @@
 // The judge widget: the reader's own code for an exercise, in an editor (code-editor.js,
-// CodeMirror, loaded only once the reader reaches the widget), judged by the chaos monkey in the
-// page's Python worker (the bridge's "judge" op, simulations/judge.py). Run (with a seed), Reset
-// to the starting code, Show the chapter's fix. The verdict, the audit in words, the first
-// failure's story and the table all come from Python; a mistake in the reader's code is said at
-// its line and marked there in the editor. The reader's edits are kept in this browser.
+// CodeMirror, loaded only once the reader reaches the widget), judged under the chaos monkey.
+// Run (with a seed), Reset to the starting code, Show the chapter's fix.
 //
-// A run that overstays WALL_SECONDS of real time (a loop inside one C call, which the judge's line
-// budget cannot see) ends the worker: python.js starts a fresh one and every other widget on the
-// page rebuilds itself (rebuild.js). Same contract as the other widgets: data-state on the root.
+// Each Run is two steps in two Pythons (simulations/judge.py):
+//   1. the reader's code runs in a Python of its own, in a worker of its own (python.js's
+//      callOnce, entry "reader"), which records the effects the code asks for and is then ended:
+//      nothing of one run is left for the next, and nothing is shared with the simulations;
+//   2. the page's Python for the simulations (the bridge's "judge" op) replays those effects in
+//      its own world and audits it. The verdict, the audit in words, the first failure's story
+//      and the table all come from this second step; the reader's worker sends data only.
+// A mistake in the reader's code is said at its line and marked there in the editor. A run that
+// overstays WALL_SECONDS of real time (a loop inside one C call, which the line budget cannot
+// see), or kills its worker (all its memory, a fatal error), ends only that worker: the other
+// simulations on the page carry on. The next Run's worker is started once a run is over, so it
+// is ready when the reader presses Run again; the first one starts at the first press of Run.
+// The reader's edits are kept in this browser. Same contract as the other widgets: data-state.
 
 import { codeLinkURL, packCode, readCodeLink, unpackCode } from "./code-link.js";
 import { el, setText, thousands } from "./dom.js";
+import { Python, callOnce } from "./python.js";
 
 export const WALL_SECONDS = 8;   // real seconds: a judged run here takes well under one
 const MAX_SEED = 2147483647;
@@ -31,6 +39,7 @@ export default class JudgeWidget {
     this.fixedCode = this.part("fixed-code").content.textContent;
     this.storageKey = `judge:${location.pathname}#${this.id}`;
     this.running = false;
+    this.spare = null;        // the next Run's Python, started when a run is over
     this.editor = null;
     this.linked = readCodeLink(location.search, this.id);
     this.editorLoaded = this.loadEditor();
@@ -211,28 +220,65 @@ export default class JudgeWidget {
     this.editor.markLine(null);
     this.part("result").replaceChildren(el("p", { class: "judge-verdict" }, `Running your code under the chaos monkey (seed ${seed})…`));
     this.announce("Running your code.");
-    const reply = await this.python.call({ op: "judge", exercise: this.exercise, code: this.editor.text, seed },
-                                         { seconds: WALL_SECONDS, restart: true });
+    const outcome = await this.judged({ exercise: this.exercise, code: this.editor.text, seed });
     this.running = false;
-    if (reply.ok) {
-      this.draw(reply.result);
-    } else if (reply.error.type === "Restarted") {
-      this.overstayed();
-    } else {
-      this.part("result").replaceChildren();
-      this.say(reply.error.type === "ParamError" ? reply.error.message
-        : `The judge hit a problem it did not expect (${reply.error.type}: ${reply.error.message}). Reload the page to try again.`);
-    }
+    if (outcome.result) this.draw(outcome.result);
+    else this.stopped(outcome.verdict, outcome.words);
     this.setState(this.python.state === "ready" ? "ready" : this.python.state === "error" ? "error" : "loading");
   }
 
-  overstayed() {
-    const words = `Your code ran for more than ${WALL_SECONDS} s without finishing (an endless loop?), so the page ` +
-                  "stopped Python and is starting it again. The other simulations on this page are rebuilt " +
-                  "where they were. Change your code, then press Run.";
-    this.part("result").replaceChildren(el("p", { class: "judge-verdict", "data-passed": "false" }, "Stopped: your code ran too long."),
+  /** A fresh Python for the reader's code: never used before, ended after its one call. */
+  readerPython() {
+    return new Python({ ...this.python.config, sims: [], entry: "reader" });
+  }
+
+  /** Step 1 in the reader's own worker, step 2 in the page's Python. Resolves with {result} (the
+      judge's verdict) or {verdict, words} (why there is none); every word here is the page's own,
+      and nothing the reader's worker sent is shown except as the reader's (its printed lines,
+      its error at its line, the name of an exception it raised). */
+  async judged({ exercise, code, seed }) {
+    const reader = this.spare || this.readerPython();
+    this.spare = null;
+    performance.mark("judge:run");   // bench/bench_judge_page.py reads these three
+    const recorded = await callOnce(reader, { op: "record", exercise, code, seed }, WALL_SECONDS);
+    performance.mark("judge:recorded");
+    this.spare = this.readerPython();
+    this.spare.load();
+    if (!recorded.ok) {
+      const type = recorded.error.type;
+      if (type === "Overstayed") {
+        return { verdict: "Stopped: your code ran too long.",
+                 words: `Your code ran for more than ${WALL_SECONDS} s without finishing (an endless loop?), so the page ` +
+                        "ended the Python it ran in. The other simulations on this page were not touched. " +
+                        "Change your code, then press Run." };
+      }
+      if (type === "NotStarted") {
+        const failure = reader.failure || {};
+        return { verdict: "Your code could not be run.",
+                 words: `The Python for your code could not start: ${failure.message || "it stopped"} ${failure.fix || ""}`.trim() };
+      }
+      if (type === "Stopped" || type === "ReplyError" || type === "WorkerError") {   // WorkerError: Python's own fatal error
+        return { verdict: "Stopped: your code ended its own Python.",
+                 words: "Your code’s run ended the Python it ran in before it finished (it may have used all the " +
+                        "memory it had, or nested something too deeply). Only that Python was lost: the other " +
+                        "simulations on this page carry on. Change your code, then press Run." };
+      }
+      return { verdict: "Stopped: your code ended its own run.",
+               words: `Your code’s run stopped with an exception the judge does not catch (${type}), before the ` +
+                      "judge could see what it did. Change your code, then press Run." };
+    }
+    const reply = await this.python.call({ op: "judge", exercise, seed, trace: recorded.trace });
+    performance.mark("judge:verdict");
+    if (reply.ok && reply.result && typeof reply.result === "object") return { result: reply.result };
+    if (reply.error.type === "ParamError") return { verdict: "Not judged.", words: String(reply.error.message) };
+    return { verdict: "Not judged.",
+             words: `The judge hit a problem it did not expect (${reply.error.type}). Reload the page to try again.` };
+  }
+
+  stopped(verdict, words) {
+    this.part("result").replaceChildren(el("p", { class: "judge-verdict", "data-passed": "false" }, verdict),
                                         el("p", { class: "judge-reader-error" }, words));
-    this.announce(words);
+    this.announce(`${verdict} ${words}`);
   }
 
   draw(result) {

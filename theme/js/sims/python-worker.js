@@ -1,9 +1,16 @@
-// The page's one Python: a module Web Worker (Pyodide 314 needs one) that loads the vendored
-// Pyodide and the simulations package once, then answers every widget's JSON messages with
-// simulations/bridge.py's handle(). Only plain JSON-able values cross to the page.
+// A Python in a module Web Worker (Pyodide 314 needs one) that loads the vendored Pyodide and the
+// simulations package once, then answers JSON messages. Two kinds, told by the load's entry:
+//   "bridge"  the page's one Python for the simulations: every widget's messages go to
+//             simulations/bridge.py's handle(); the judge's verdicts are decided here.
+//   "reader"  a judge widget's Run: a Python of its own for the reader's code, answering one
+//             message with simulations/judge/reader.py's handle() (a trace of the effects the
+//             code asked for); the page then throws the worker away.
+// Only plain JSON-able values cross to the page. python.js starts each worker from a blob: URL
+// that imports this file, so the worker runs under the page's own Content-Security-Policy.
 //
 //   page -> worker  {type: "load", pyodide: URL of the pyodide/ folder, python: URL of the bundle,
-//                    total: bytes to download, warm: the names of the page's simulations}
+//                    total: bytes to download, warm: the names of the page's simulations,
+//                    entry: "bridge" (the default) or "reader"}
 //                   {type: "call", req, message: JSON text for handle()}   (kept until Python is
 //                   ready, so a widget's first request needs no round trip after it starts)
 //   worker -> page  {type: "progress", stage: "download" | "start" | "import", loaded, total}
@@ -122,9 +129,17 @@ async function explainImport(url, error) {
   return ["python", `${fileName(url)} did not load: ${error.message || error}`];
 }
 
-async function load({ pyodide: pyodideURL, python: pythonURL, total, warm: names }) {
+const ENTRIES = {
+  bridge: "from simulations.bridge import handle; handle",
+  // The judge's modules are imported at the start, before any code of the reader's arrives: a
+  // spare reader worker is started ahead of the Run that uses it (judge.js).
+  reader: "from simulations.judge.reader import handle, warm; warm(); handle",
+};
+
+async function load({ pyodide: pyodideURL, python: pythonURL, total, warm: names, entry }) {
   mark("load");
-  warmUp = ["checkpoint", ...(Array.isArray(names) ? names : [])];
+  const reader = entry === "reader";
+  warmUp = reader ? [] : ["checkpoint", ...(Array.isArray(names) ? names : [])];
   download.total = total || 0;
   globalThis.fetch = watchedFetch;
   const moduleURL = new URL("pyodide.mjs", pyodideURL).href;
@@ -175,7 +190,7 @@ import sys, sqlite3
 sys.path.insert(0, "/app")
 sys.version.split()[0] + " " + sqlite3.sqlite_version`);
     mark("sqlite3");
-    handle = pyodide.runPython("from simulations.bridge import handle; handle");
+    handle = pyodide.runPython(ENTRIES[reader ? "reader" : "bridge"]);
     runPython = (code) => pyodide.runPython(code);
     mark("imported");
     const [python, sqlite] = versions.split(" ");

@@ -1,6 +1,15 @@
-// The page's side of its one Python worker (python-worker.js): starts it on first use, reports
-// how the loading goes, turns every failure into words a reader can act on, and sends the
-// widgets' messages to simulations/bridge.py. One instance per page, shared by every widget.
+// The page's side of a Python worker (python-worker.js): starts it on first use, reports how the
+// loading goes, turns every failure into words a reader can act on, and sends messages to it.
+// The page's one Python for the simulations is one instance, shared by every widget
+// (simulations/bridge.py); each Run of a judge widget has a throwaway one of its own (callOnce(),
+// entry "reader", simulations/judge/reader.py), whose messages are data and nothing more.
+//
+// Every worker is started from a blob: URL holding one line, an import of python-worker.js by its
+// absolute URL: a worker made from a blob: URL runs under its creator's Content-Security-Policy
+// (https://w3c.github.io/webappsec-csp/#initialize-global-object-csp: "local scheme" workers
+// inherit their creator's policy container), so the page's connect-src 'self' binds the worker
+// too. A worker loaded from its own URL would get only the policy its HTTP response sends, and a
+// static host sends none.
 //
 // Events (an EventTarget): "loading", "progress" {detail: {stage, loaded, total, text}},
 // "ready", "error" {detail: {problem, message, fix}}, and around restart(): "restarting" and
@@ -28,9 +37,17 @@ function megabytes(bytes) {
   return (bytes / 1e6).toFixed(1);
 }
 
+/** A blob: URL for a module worker whose only line imports `url` (absolute, same origin). */
+function inheritingURL(url) {
+  const line = `import ${JSON.stringify(new URL(url, location.href).href)};\n`;
+  return URL.createObjectURL(new Blob([line], { type: "text/javascript" }));
+}
+
 export class Python extends EventTarget {
   /** config: {worker: URL, pyodide: URL, python: URL, total: bytes, sims: the names of the page's
-      simulations, imported in the worker once the first reply is out} (all URLs absolute). */
+      simulations, imported in the worker once the first reply is out, entry: "bridge" (default)
+      or "reader"} (all URLs absolute). A "reader" worker is not trusted: its messages never
+      become the page's words (see receive()). */
   constructor(config) {
     super();
     this.config = config;
@@ -62,19 +79,26 @@ export class Python extends EventTarget {
       queueMicrotask(() => this.fail("unsupported", "This browser has no Web Workers or WebAssembly."));
       return this.ready;
     }
+    const reader = this.config.entry === "reader";
+    let url;
     try {
-      this.worker = new Worker(this.config.worker, { type: "module", name: "python" });
+      url = inheritingURL(this.config.worker);
+      this.worker = new Worker(url, { type: "module", name: reader ? "reader" : "python" });
     } catch (error) {
+      if (url) URL.revokeObjectURL(url);
       queueMicrotask(() => this.fail("unsupported", `The Python worker could not start: ${error.message}`));
       return this.ready;
     }
+    // The worker has fetched its blob once it says anything (its first message is progress).
+    this.worker.addEventListener("message", () => URL.revokeObjectURL(url), { once: true });
     this.worker.addEventListener("message", (event) => this.receive(event.data));
     this.worker.addEventListener("error", (event) => {
       event.preventDefault();  // reported to the reader instead of the console
       this.fail("python", `The Python worker stopped: ${event.message || "it could not be loaded"}.`);
     });
     this.worker.postMessage({ type: "load", pyodide: this.config.pyodide, python: this.config.python,
-                              total: this.config.total, warm: this.config.sims || [] });
+                              total: this.config.total, warm: this.config.sims || [],
+                              entry: reader ? "reader" : "bridge" });
     this.setProgress({ stage: "download", loaded: 0, total: this.config.total });
     return this.ready;
   }
@@ -113,34 +137,43 @@ export class Python extends EventTarget {
 
   receive(data) {
     if (!data || typeof data !== "object") return;
+    const trusted = this.config.entry !== "reader";
     if (data.type === "progress" && this.state === "loading") {
-      this.setProgress(data);
+      const number = (value) => (Number.isFinite(value) && value >= 0 ? value : 0);
+      this.setProgress({ stage: ["download", "start", "import"].includes(data.stage) ? data.stage : "start",
+                         loaded: number(data.loaded), total: number(data.total) });
     } else if (data.type === "ready" && this.state === "loading") {
       clearTimeout(this.stallTimer);
       this.state = "ready";
       for (const [req, waiting] of this.pending) waiting.timer = this.limit(req, waiting.resolve, waiting.options);
-      this.versions = { python: data.python, sqlite: data.sqlite };
+      this.versions = { python: String(data.python).slice(0, 20), sqlite: String(data.sqlite).slice(0, 20) };
       this.dispatchEvent(new Event("ready"));
       this.settle.resolve();
     } else if (data.type === "error") {
-      this.fail(data.problem, data.message);
+      // A worker's words about its own failure are shown only from the page's own worker, and
+      // only while it starts; a problem the page does not know is "python".
+      const problem = Object.hasOwn(FIXES, data.problem) ? data.problem : "python";
+      if (trusted && this.state === "loading") this.fail(problem, String(data.message).slice(0, 300));
+      else this.fail(problem, "Python reported that it failed.");
     } else if (data.type === "reply") {
       const waiting = this.pending.get(data.req);
       if (!waiting) return;
       this.pending.delete(data.req);
       clearTimeout(waiting.timer);
-      let reply;
+      let reply = null;
       try {
-        reply = JSON.parse(data.reply);
-      } catch (error) {
-        reply = { ok: false, error: { type: "ReplyError", message: "The simulation's reply was not JSON." } };
-      }
+        reply = JSON.parse(String(data.reply));
+      } catch (error) { /* said below */ }
+      const shaped = reply && typeof reply === "object" && (reply.ok === true ||
+        (reply.ok === false && reply.error && typeof reply.error === "object"));
+      if (!shaped) reply = { ok: false, error: { type: "ReplyError", message: "The simulation's reply was not JSON." } };
+      else if (!reply.ok) reply.error.type = String(reply.error.type).slice(0, 60);
       waiting.resolve(reply);
     }
   }
 
   fail(problem, message) {
-    if (this.state === "error") return;
+    if (this.state === "error" || this.state === "ended") return;
     const wasReady = this.state === "ready";
     clearTimeout(this.stallTimer);
     this.state = "error";
@@ -195,6 +228,11 @@ export class Python extends EventTarget {
     const seconds = options.seconds || CALL_SECONDS;
     return setTimeout(() => {
       this.pending.delete(req);
+      if (options.alone) {
+        this.end();
+        resolve({ ok: false, error: { type: "Overstayed", message: `The run did not finish within ${seconds} s.` } });
+        return;
+      }
       if (options.restart) {
         const reason = `A run did not finish within ${seconds} s.`;
         resolve({ ok: false, error: { type: "Restarted", message: reason } });
@@ -205,4 +243,37 @@ export class Python extends EventTarget {
       resolve({ ok: false, error: { type: "Stopped", message: "Python stopped answering." } });
     }, seconds * 1000);
   }
+
+  /** End this worker for good (a throwaway worker, after its one call). Calls waiting are
+      answered {ok: false, error: {type: "Stopped"}}. */
+  end() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    clearTimeout(this.stallTimer);
+    this.state = "ended";
+    for (const { resolve, timer } of this.pending.values()) {
+      clearTimeout(timer);
+      resolve({ ok: false, error: { type: "Stopped", message: "The worker was ended." } });
+    }
+    this.pending.clear();
+  }
+}
+
+/**
+ * One message to a throwaway worker (a Python made with entry "reader"), which is then ended
+ * whatever happens. Resolves (never rejects) with the reply, or {ok: false, error: {type}} where
+ * type is "NotStarted" (Python did not start: python.failure says why), "Overstayed" (no answer
+ * within `seconds` of real time, counted from Python's start), "Stopped" (the worker died: out of
+ * memory, a fatal error) or "ReplyError" (the reply was not JSON).
+ */
+export async function callOnce(python, message, seconds) {
+  try {
+    await python.load();
+  } catch (error) {
+    python.end();
+    return { ok: false, error: { type: "NotStarted", message: "Python did not start." } };
+  }
+  const reply = await python.call(message, { seconds, alone: true });
+  python.end();
+  return reply;
 }
