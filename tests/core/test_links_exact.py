@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from simulations import SIMULATIONS, ParamError
-from simulations.timeline_view import PageTimeline
+from simulations.engine.timeline_view import PageTimeline
 from tests.core.test_links import embeds, js_string
 
 PERMALINK = Path(__file__).resolve().parents[2] / "theme/js/sims/permalink.js"

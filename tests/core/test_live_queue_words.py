@@ -4,7 +4,7 @@ Python call behind them: the time slider's marks said "stall worker 1 seconds 10
 import pytest
 
 from simulations import ParamError
-from simulations.timeline_view import PageTimeline
+from simulations.engine.timeline_view import PageTimeline
 
 
 def marks(line):

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from simulations import SIMULATIONS
-from simulations.race_picture import PROGRAM_LINES
+from simulations.race.picture import PROGRAM_LINES
 
 
 def pattern(line):
