@@ -69,10 +69,13 @@ def state(snapshot):
     return {**snapshot, "moment": travel["moment"], "end": travel["end"], "nth": travel["nth"]}
 
 
-def changed(params, chapter, cls):
+def changed(params, chapter, cls, presets=None):
     """permalink.js changedParams: the run's settings that differ from the chapter's over the
-    simulation's defaults, each as String(value)."""
+    simulation's defaults (a preset's settings have none: the preset sets them again), each as
+    String(value)."""
     base = {spec["name"]: js_string(spec["default"]) for spec in cls.PARAMS}
+    for name in (presets or {}).get("sets", ()):
+        base.pop(name, None)
     base.update({key: js_string(value) for key, value in chapter.items()})
     return {key: js_string(value) for key, value in params.items()
             if key not in base or base[key] != js_string(value)}
@@ -80,7 +83,8 @@ def changed(params, chapter, cls):
 
 def settings(name, chapter, seed, rng):
     """The settings a run starts from: the chapter's, or (half the time) with a field or two
-    changed by the reader, which the page sends as every field's value (fields.js paramsAfter)."""
+    changed by the reader, which the page sends as every field's value (fields.js paramsAfter),
+    but for a preset's settings when the field changed picks the preset."""
     cls = SIMULATIONS[name]
     given = {**chapter, "seed": seed}
     if rng.random() < 0.5:
@@ -89,6 +93,15 @@ def settings(name, chapter, seed, rng):
         for spec in rng.sample(fields, k=min(2, len(fields))):
             options = spec["choices"] if spec["type"] == "choice" else [True, False]
             trial = {**start, spec["name"]: rng.choice(options)}
+            # Picking a library or its what-if leaves the preset's settings to the preset, but
+            # for the chapter's own (fields.js paramsAfter, the snapshot's "presets").
+            presets = cls(start).snapshot().get("presets")
+            if presets and spec["name"] in presets["by"]:
+                for field in presets["sets"]:
+                    if field in given:
+                        trial[field] = given[field]
+                    else:
+                        trial.pop(field, None)
             try:
                 cls(trial)
             except ParamError:
@@ -127,7 +140,7 @@ def reopened(name, chapter, seed, snapshot):
     """What the page shows from the link of `snapshot` (copyLink, writeLink, readLink, replay)."""
     travel = snapshot["travel"]
     chapter = {**chapter, "seed": seed}            # the widget's chapter settings hold its seed
-    link = changed(snapshot["params"], chapter, SIMULATIONS[name])
+    link = changed(snapshot["params"], chapter, SIMULATIONS[name], snapshot.get("presets"))
     line = PageTimeline(SIMULATIONS[name], {**chapter, **link})
     moment = link_time(travel["moment"]) if travel["at"] < travel["length"] else None
     for mark in travel["marks"]:

@@ -130,7 +130,7 @@ export class LinkReplay {
       this.specs = reply.ok ? reply.params : [];
     }
     const link = writeLink(location.href, this.id, {
-      params: changedParams(snapshot.params, this.chapter, this.specs), time: reached(snapshot), actions: this.actions,
+      params: changedParams(snapshot.params, this.chapter, this.specs, snapshot.presets), time: reached(snapshot), actions: this.actions,
       moment: earlier ? { time: line.moment, nth: line.nth } : null,
     }, this.constructor.vocabulary);
     history.replaceState(history.state, "", link.href);

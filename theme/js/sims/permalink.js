@@ -138,8 +138,11 @@ export function writeLink(href, id, { params, time, actions, moment = null }, vo
     simulation's defaults (`specs`: its PARAMS, each {name, default}). A link opened creates the
     run from the chapter's settings with the link's on top (widget.js boot), so the rest need not
     be written: a link of two changed settings, not all twenty-four. */
-export function changedParams(params, chapter, specs) {
+export function changedParams(params, chapter, specs, presets = null) {
   const base = Object.fromEntries(specs.map((spec) => [spec.name, spec.default]));
+  // A setting a library's preset may set is not at its default when the link is opened again:
+  // the preset sets it anew. So it is written whatever its value, unless the chapter gives it.
+  for (const name of (presets && presets.sets) || []) delete base[name];
   Object.assign(base, chapter);
   return Object.fromEntries(Object.entries(params).filter(
     ([name, value]) => !Object.hasOwn(base, name) || String(base[name]) !== String(value)));
