@@ -34,4 +34,4 @@ def test_free_play_shows_every_control_and_combines_two_levels(fresh_page, real_
     sim.button("Play").click()
     # acked as it started, so the job that kills its worker is lost with it, not retried
     expect(sim.part("outcome")).to_contain_text("1 job lost (acked early, its worker died)", timeout=LONG)
-    sim.button("Pause").click()
+    sim.pause()

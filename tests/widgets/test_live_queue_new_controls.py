@@ -48,7 +48,7 @@ def play_to(sim, seconds, limit=90.0):
     while sim.time() < seconds:
         assert time.monotonic() - started < limit, f"the clock is at {sim.time()} s"
         sim.page.wait_for_timeout(50)
-    sim.button("Pause").click()
+    sim.pause()
     expect(sim.button("Play")).to_be_visible()
 
 
@@ -58,7 +58,7 @@ def play_to_the_end(sim, outcome):
     sim.set_speed("50")
     sim.button("Play").click()
     expect(sim.part("outcome")).to_have_text(outcome, timeout=LONG)
-    sim.button("Pause").click()
+    sim.pause()
 
 
 def test_drop_lock_button_and_a_worker_that_carries_on_or_stops(page):
