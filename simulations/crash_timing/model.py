@@ -236,9 +236,10 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
                  "lease_left": self.lease_left(status, locked_until)}]
 
     def _nobody_left(self):
-        """True when the job is not done and no worker will ever work on it again: none is
-        working, and none is on its way (B after A's death or A's lease)."""
-        if self._status() == "done" or "working" in self.fate.values():
+        """True when the job is not finished (done, or dead out of attempts) and no worker will
+        ever work on it again: none is working, and none is on its way (B after A's death or A's
+        lease)."""
+        if self._status() in ("done", "dead") or "working" in self.fate.values():
             return False
         return not any(actor in ("A", "B") or (actor == "lease" and self.scenario == "lease-too-short")
                        for actor in self.agenda.actors())

@@ -77,6 +77,13 @@ def secs(value):
     return f"{round(float(value), 2):g}"
 
 
+def per_second(value, noun):
+    """A rate in words: (1, "job") -> "1 job/s", (2.5, "job") -> "2.5 jobs/s"; value in events
+    per second."""
+    shown = secs(value)
+    return f"{shown} {noun if shown == '1' else noun + 's'}/s"
+
+
 def note(key, text):
     """A sentence the widget shows in its place `key` (an empty one hides it)."""
     return {"key": key, "text": text}

@@ -5,7 +5,7 @@ from .picture import claims, picture
 from ..engine.params import ParamError
 from ..engine.simulation import UNFINISHED_JOBS, plural, require_int
 from .ticks import in_seconds
-from ..engine.view import bad_if, chip, dash, key_item, secs, table, tile, view
+from ..engine.view import bad_if, chip, dash, key_item, per_second, secs, table, tile, view
 
 # What an embed shows, by how far the guide has got (its `level:`): level -> the parts it keeps
 # back until a later chapter teaches them. The run is the same whatever the level (a hidden setting
@@ -265,14 +265,13 @@ def live_queue_view(s):
     """The snapshot's "view" (view.py): the figures, the two charts' captions and the jobs
     table, without what the embed's level keeps back (the snapshot's "hidden")."""
     stats, hidden = s["stats"], s["hidden"]
-    rate = secs(stats["throughput"])
     figures = [
         tile("depth", "Queue depth", f"{plural(stats['depth'], 'job')} waiting", group="depth"),
         tile("age", "Oldest waiting job", f"{secs(stats['oldest_wait'])} s old", group="age"),
         tile("running", "Running", str(stats["running"])),
         tile("done", "Done", str(stats["done"])),
         tile("dead", "Dead", str(stats["dead"])),
-        tile("throughput", "Throughput", f"{rate} {'job' if rate == '1' else 'jobs'}/s"),
+        tile("throughput", "Throughput", per_second(stats["throughput"], "job")),
         tile("attempts_per_job", "Attempts per done job", dash(stats["attempts_per_job"], secs)),
         tile("retried", "Done after a retry", str(stats["retried"])),
         tile("emails_sent", "Emails sent", str(stats["emails_sent"])),

@@ -5,6 +5,7 @@ every event while the simulation plays."""
 import pytest
 from playwright.sync_api import expect
 
+from simulations.engine.view import per_second
 from tests.widgets.conftest import Sim
 
 LEASES = "05-leases.html"      # live-queue (sim-kill-a-worker), crash-timing (sim-crash-points, sim-lease-too-short)
@@ -17,13 +18,8 @@ def page(module_page, real_site):
 
 
 def test_a_rate_of_one_is_one_job_a_second(page):
+    assert [per_second(n, "job") for n in (1, 0, 2.5, 0.333)] == ["1 job/s", "0 jobs/s", "2.5 jobs/s", "0.33 jobs/s"]
     sim = Sim(page, "live-queue")
-    words = sim.root.evaluate("""async (root) => {
-      const src = [...document.scripts].find((s) => s.src.includes('/runtime.js')).src;
-      const dom = await import(src.replace('/runtime.js', '/dom.js'));
-      return [1, 0, 2.5, 0.333].map((n) => dom.perSecond(n, 'job'));
-    }""")
-    assert words == ["1 job/s", "0 jobs/s", "2.5 jobs/s", "0.33 jobs/s"]
     expect(sim.root.locator('[data-fig="throughput"]')).to_have_text("0 jobs/s")
 
 

@@ -45,7 +45,7 @@ export class LinkReplay {
           this.params = { ...this.chapter };
           this.log.clear();
           this.started(back.snapshot);
-          this.say(`This page's link asked for an action the simulation refused: ${this.explain(reply.error)} So the page shows the chapter's own settings.`);
+          this.say(`This page's link asked for an action the simulation refused (${this.explain(reply.error).replace(/\.$/, "")}), so the page shows the chapter's own settings.`);
           return false;
         }
         this.actions.push(action);
