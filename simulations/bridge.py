@@ -7,6 +7,7 @@ is a JSON object with an "op" and, for most ops, the "id" the page chose for a s
     {"op": "params", "sim": "race"}                       -> {"ok": true, "params": PARAMS}
     {"op": "create", "id": "w1", "sim": "race", "params": {...}, "seed": 3} -> snapshot
     {"op": "step", "id": "w1", "count": 5}                -> snapshot after up to 5 steps
+    {"op": "next", "id": "w1"}                            -> snapshot at the next step that logs an event
     {"op": "run", "id": "w1", "until": 30}  (or "seconds": 2, from now)     -> snapshot
     {"op": "act", "id": "w1", "name": "kill", "args": {"worker": 2}}        -> snapshot
     {"op": "snapshot", "id": "w1"}                        -> snapshot
@@ -33,11 +34,12 @@ ParamError also carries "problems": [{"field", "message"}], every bad parameter 
 import json
 
 from . import SIMULATIONS
-from .engine.params import ParamError, seconds
+from .engine.params import ParamError, seconds, show_number
 from .engine.timeline_view import PageTimeline, branched, compare, keep
 
 MAX_LIVE = 64          # simulations one page may hold at once (the build refuses a page with more)
 MAX_STEPS_PER_CALL = 200
+MAX_QUIET_STEPS = 1200   # "next": a live queue's 120 s (0.1 s ticks) with nothing logged, at most
 MAX_MESSAGE = 4_000_000  # characters: a judge's trace of an honest run is well under 1 MB
 
 live = {}              # id -> Timeline of a simulation
@@ -120,7 +122,7 @@ def _answer(request):
         return {}
     if op == "judge":
         return _judge(request)
-    raise ParamError("op", f"unknown op {op!r}; ops are list, params, create, step, run, act, "
+    raise ParamError("op", f"unknown op {op!r}; ops are list, params, create, step, next, run, act, "
                            f"snapshot, destroy, judge")
 
 
@@ -157,6 +159,27 @@ def _step(sim, request):
     while taken < count and sim.step():
         taken += 1
     return {"snapshot": sim.snapshot(), "steps": taken}
+
+
+def _next_event(line, request):
+    """Step on to the next step that logs an event (the simulation's own log says what one is: a
+    claim, an email, an ack, a lease running out), at most MAX_QUIET_STEPS steps, so a quiet
+    run (a live queue waiting on no job) cannot hold the page. Returns the snapshot, "steps"
+    taken and "found" (false if none came within the limit, or the run ended first)."""
+    taken = found = 0
+    start = line.clock.now
+    while taken < MAX_QUIET_STEPS and not found:
+        before = line.sim.logged()
+        if not line.step():
+            break
+        taken += 1
+        found = line.sim.logged() > before
+    reply = {"snapshot": line.snapshot(), "steps": taken, "found": bool(found)}
+    if not found:   # said on the widget's message line
+        reply["words"] = (f"Nothing happened from {show_number(start)} s to "
+                          f"{show_number(line.clock.now)} s; press it again to look further."
+                          if taken else line.sim.still())
+    return reply
 
 
 def _run(sim, request):
@@ -221,7 +244,7 @@ TRAVEL = {"seek": _seek, "back": lambda line, request: (line.back(), {"snapshot"
           "keep": keep, "compare": compare}
 
 
-OPS = {"step": _step, "run": _run, "act": _act,
+OPS = {"step": _step, "next": _next_event, "run": _run, "act": _act,
        "snapshot": lambda sim, request: {"snapshot": sim.snapshot()}}
 
 

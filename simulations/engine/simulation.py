@@ -195,6 +195,11 @@ class Simulation:
         self._dropped += len(self._events) == MAX_EVENTS
         self._events.append({"time": round(self.clock.now, 3), "text": text})
 
+    def logged(self):
+        """How many events were logged since the last snapshot, counting those dropped past
+        MAX_EVENTS: a step that raises it is an event, where "Step to the next event" stops."""
+        return len(self._events) + self._dropped
+
     def snapshot(self):
         """Everything the page draws, as plain JSON-able values. Takes the events
         emitted since the previous snapshot."""

@@ -50,6 +50,8 @@ export class Drawing {
     setText(this.part("play-label"), this.playing ? "Pause" : over ? "Play again" : "Play");
     const step = this.button("step");
     if (step) step.disabled = !this.ready || snapshot.finished;
+    const next = this.button("next");   // "Step to the next event", where Step is a tick
+    if (next) next.disabled = !this.ready || snapshot.finished;
     // Why Step does nothing now, in the simulation's words (its aria-describedby).
     setText(this.part("step-note"), snapshot.finished ? snapshot.still || "" : "");
     if (this.ready && focused && focused.disabled) this.handFocusOn(focused);

@@ -115,6 +115,18 @@ export class Playback {
     this.announceResult(reply.snapshot);
   }
 
+  /** "Step to the next event" (a simulation whose Step is a clock tick): Python steps on to the
+      next step its log has a line for; what it found nothing for it says in its own words. */
+  async stepToEvent() {
+    this.pause();
+    this.say("");
+    const reply = await this.send({ op: "next" });
+    if (!reply.ok) return this.bug(reply);
+    this.apply(reply.snapshot);
+    this.announceResult(reply.snapshot);
+    if (reply.words) this.say(reply.words);
+  }
+
   async reset() {
     this.pause();
     this.say("");

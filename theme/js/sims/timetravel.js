@@ -142,6 +142,8 @@ export class TimeTravel {
     if (!line.kept) this.part("compare").hidden = this.part("compare-words").hidden = true;
     const step = this.button("step");   // at an earlier moment, Step follows the run recorded
     if (step && line.at < line.length) step.disabled = !this.ready;
+    const next = this.button("next");
+    if (next && line.at < line.length) next.disabled = !this.ready;
     const vocabulary = this.constructor.vocabulary;
     // What a link replays: the reader's actions on this branch, as Python recorded them.
     this.actions = line.marks.filter((mark) => Object.hasOwn(vocabulary, mark.action))

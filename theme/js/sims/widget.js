@@ -19,7 +19,7 @@ import { TimeTravel } from "./timetravel.js";
 import { Playback, reducedMotion } from "./playback.js";
 import { Rebuild } from "./rebuild.js";
 
-const BUILT_IN = new Set(["start", "retry", "play", "step", "back", "keep", "compare", "reset", "link", "defaults", "finish"]);
+const BUILT_IN = new Set(["start", "retry", "play", "step", "next", "back", "keep", "compare", "reset", "link", "defaults", "finish"]);
 
 export class Widget {
   static vocabulary = {};
@@ -253,6 +253,7 @@ export class Widget {
       if (action === "retry") this.retry();
       else if (action === "play") this.playing ? this.pauseAndSay() : this.play();
       else if (action === "step") this.stepOnce();
+      else if (action === "next") this.stepToEvent();
       else if (action === "finish") this.play(true);
       else if (action === "reset") this.reset();
       else if (action === "link") this.copyLink();
