@@ -11,6 +11,7 @@
 //   data-sim-bytes    how many bytes the worker downloads, for the progress bar
 // A page opened from disk (file://) cannot run module scripts at all: file-notice.js explains.
 
+import { rememberFolds } from "./folds.js";
 import { Python } from "./python.js";
 
 const WIDGETS = {
@@ -181,6 +182,7 @@ function main() {
     }
   }, { rootMargin: NEAR_MARGIN });
   for (const root of roots) {
+    rememberFolds(root);
     nearing.observe(root);
     const button = root.querySelector('[data-action="start"]');
     // The press itself starts Python, a moment before the click completes.
