@@ -48,9 +48,10 @@ class Sim:
     def wait(self, state: str, timeout: int = READY) -> None:
         self.page.wait_for_selector(f'#{self.id}[data-state="{state}"]', timeout=timeout)
 
-    def start(self) -> "Sim":
+    def start(self, folds: bool = True) -> "Sim":
         """Press Start (a click event, before the widget scrolls into view and starts by itself),
-        scroll to the widget and wait until it is ready."""
+        scroll to the widget and wait until it is ready. `folds`: then open its folds (settings,
+        figures, tables, log: closed to start with), as a reader who uses them does."""
         if self.state() == "idle":
             # By its data-action, not its role: the widget may start itself (scrolled near) between
             # the check and the click, which hides the button from the accessibility tree, and a
@@ -58,7 +59,13 @@ class Sim:
             self.root.locator('[data-action="start"]').dispatch_event("click")
         self.root.scroll_into_view_if_needed()
         self.wait("ready")
+        if folds:
+            self.open_folds()
         return self
+
+    def open_folds(self) -> None:
+        """Open every fold of the widget (<details data-fold>), as clicking each summary would."""
+        self.root.evaluate("root => root.querySelectorAll('details[data-fold]').forEach((fold) => { fold.open = true; })")
 
     def button(self, name: str):
         return self.root.get_by_role("button", name=name, exact=True)

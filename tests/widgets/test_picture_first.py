@@ -49,9 +49,11 @@ def play_to_the_end(sim, name):
         sim.set_speed("5")
         sim.button("Play").click()
         expect(sim.button("Play again")).to_be_visible(timeout=LONG)
-    else:   # chapter 3's queue starts empty: a burst, then play until every job is done
-        sim.button("Burst of 100 jobs").click()
-        sim.set_speed("50")
+    else:   # chapter 3's queue starts empty: three jobs, then play until every one is done
+        for count in (1, 2, 3):
+            sim.button("Enqueue job").click()
+            expect(sim.part("jobs").locator("tr")).to_have_count(count)
+        sim.set_speed("10")
         sim.button("Play").click()
         expect(sim.part("step-note")).to_have_text(re.compile("every job is finished"), timeout=LONG)
 
@@ -61,7 +63,7 @@ def play_to_the_end(sim, name):
 def test_play_the_picture_and_the_outcome_share_one_screen(browser, real_site, name, width, height):
     context, page, watch = new_watched_page(browser, real_site, viewport={"width": width, "height": height})
     page.goto(real_site.at(FIRST[name]))
-    sim = Sim(page, name).start()
+    sim = Sim(page, name).start(folds=False)
     on_one_screen(sim, name)
     play_to_the_end(sim, name)
     on_one_screen(sim, name)
@@ -72,7 +74,7 @@ def test_play_the_picture_and_the_outcome_share_one_screen(browser, real_site, n
 def test_full_screen_puts_the_picture_beside_the_controls(browser, real_site):
     context, page, watch = new_watched_page(browser, real_site, viewport={"width": 1280, "height": 800})
     page.goto(real_site.at(FIRST["payments"]))
-    sim = Sim(page, "payments").start()
+    sim = Sim(page, "payments").start(folds=False)
     page.locator(f'[data-stage-for="{sim.id}"]').get_by_role("button", name="Full screen").click()
     expect(page.locator(".sim-stage.is-fullscreen")).to_have_count(1)
     boxes = page.evaluate("""(root) => Object.fromEntries(['[data-action="play"]', '.pay-picture', '[data-part="outcome"]',
@@ -119,8 +121,7 @@ def test_a_fold_opened_stays_open_on_the_next_visit(browser, real_site):
 def test_step_to_the_next_event_lands_on_its_time(browser, real_site):
     context, page, watch = new_watched_page(browser, real_site, viewport={"width": 1280, "height": 800})
     page.goto(real_site.at("05-leases.html"))
-    sim = Sim(page, "live-queue").start()
-    sim.root.locator('details[data-fold="log"] > summary').click()
+    sim = Sim(page, "live-queue").start()   # its folds open: the log shows
     entries = sim.part("log").locator("li")
     button = sim.button("Step to the next event")
     expect(button).to_be_enabled()
