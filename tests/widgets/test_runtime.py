@@ -182,8 +182,9 @@ def test_nothing_of_python_loads_until_a_simulation_is_used(fresh_page, real_sit
     page.goto(real_site.at(LEASES), wait_until="networkidle")   # the reader has not scrolled yet
     sims = [url.split("/assets/js/sims/")[1].split("?")[0] for url in page.watch.requested("/assets/js/sims/")]
     # Chapter 5 has a "Predict, then run" box: its small script (and the link reader it uses)
-    # comes with the page; nothing of Python does.
-    assert sorted(sims) == ["file-notice.js", "permalink.js", "predict.js", "python.js", "runtime.js"]
+    # comes with the page, and so does folds.js (the widgets' folds a reader left open);
+    # nothing of Python does.
+    assert sorted(sims) == ["file-notice.js", "folds.js", "permalink.js", "predict.js", "python.js", "runtime.js"]
     assert not page.watch.requested("/pyodide/") and not page.watch.requested("/assets/py/")
     sim = Sim(page, "live-queue")
     sim.root.scroll_into_view_if_needed()                       # now it starts by itself

@@ -100,7 +100,9 @@ def test_jinja_and_javascript_draw_the_same_view(module_page, real_site, theme, 
     first, second = page.locator("#first"), page.locator("#second")
     jinja_first, jinja_second = first.evaluate(EXTRACT), second.evaluate(EXTRACT)
     assert jinja_first != jinja_second, "the two moments must differ for the test to mean anything"
-    # Every word the view holds is in the build's drawing.
+    # Every word the view holds is in the build's drawing (its folds opened: innerText leaves out
+    # what a closed <details> holds).
+    second.evaluate("r => r.querySelectorAll('details').forEach((fold) => { fold.open = true; })")
     drawn = second.inner_text() + " ".join(second.evaluate("r => [...r.querySelectorAll('[hidden]')].map((n) => n.textContent)"))
     for figure in later["view"]["figures"]:
         assert figure["label"] in drawn and figure["text"] in drawn, figure
