@@ -141,3 +141,28 @@ def test_step_to_the_next_event_lands_on_its_time(browser, real_site):
     expect(sim.part("time")).not_to_have_text(f"{times[-1]:g} s")
     context.close()
     watch.check()
+
+
+CLS = """() => new Promise((done) => {
+  let total = 0;
+  new PerformanceObserver((list) => {
+    for (const shift of list.getEntries()) if (!shift.hadRecentInput) total += shift.value;
+  }).observe({ type: "layout-shift", buffered: true });
+  requestAnimationFrame(() => requestAnimationFrame(() => done(total)));
+})"""
+
+
+@pytest.mark.parametrize("width,height", SIZES)
+def test_layout_shift_stays_small_while_a_widget_starts_and_plays(browser, real_site, width, height):
+    """The page's cumulative layout shift (shifts no input caused) stays under 0.1 from loading
+    chapter 5 through starting its crash-timing widget and playing its run to the end."""
+    context, page, watch = new_watched_page(browser, real_site, viewport={"width": width, "height": height})
+    page.goto(real_site.at("05-leases.html"))
+    sim = Sim(page, "crash-timing").start(folds=False)
+    sim.set_speed("5")
+    sim.button("Play").click()
+    expect(sim.button("Play again")).to_be_visible(timeout=LONG)
+    shifted = page.evaluate(CLS)
+    assert shifted < 0.1, f"layout shift {shifted:.3f} at {width}x{height}"
+    context.close()
+    watch.check()
