@@ -461,7 +461,9 @@ def test_64_workers_fit_one_phone_screen(browser, real_site):
           });
           return problems;
         }""") == []
-        # Stall has no room there: the card has it, and it is the one on the page.
+        # Stall has no room there: the card has it (in the fold of cards, opened), and it is the
+        # one on the page.
+        sim.open_folds()
         stall = sim.root.get_by_role("button", name="Stall worker 5", exact=True)
         expect(stall).to_have_count(1)
         assert stall.evaluate("button => button.closest('.lq-worker') !== null")
