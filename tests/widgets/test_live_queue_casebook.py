@@ -57,6 +57,7 @@ def set_field(sim, label, value):
 
 def test_only_a_cases_own_controls_show(page):
     sim = Sim(page, id="sim-pretix-no-heartbeat")
+    sim.root.locator('details[data-fold="settings"] > summary').click()   # folded under the picture
     sim.root.get_by_text("More settings").click()
     expect(sim.field("Heartbeat every (s)")).to_be_visible()
     expect(sim.field("Reaper's grace (s)")).to_be_visible()
