@@ -13,18 +13,15 @@ nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 from ..engine.capstone import tinyq
 from .batch import BatchSends
 from .levels import level_param, shown, tokens_taught
-from .options import extra_params, handler, out_of_attempts, policy_choice
+from .options import extra_params, handler, policy_choice
+from .outcome import outcome as outcome_sentence, verdict as verdict_of
 from .policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
 from .producer import Producer, producer_params
 from .picture import LanePicture
 from .view import crash_timing_view
 from ..engine.params import ParamError, boolean, choice, seed_param, show_number
-from ..engine.simulation import Agenda, Simulation, plural
+from ..engine.simulation import Agenda, Simulation
 
-# A verdict's words, one vocabulary for the headline and the outcome sentence that opens with it.
-VERDICT_WORDS = {"lost": "Lost", "exactly once": "Exactly once", "duplicated": "Duplicated",
-                 "unfinished": "Unfinished", "orphaned": "Orphaned job", "consistent": "Consistent",
-                 "dead": "Dead"}
 NOT_WORKING = {"idle": "has not started", "finished": "has finished its attempt",
                "killed": "is dead"}
 SCENARIOS = ("crash", "lease-too-short", "producer")
@@ -201,9 +198,8 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         return not self.agenda
 
     def verdict(self):
-        """The headline: {code, words}; the code is result() once finished, else None."""
-        code = self.result() if self.finished else None
-        return {"code": code, "words": "not yet known" if code is None else VERDICT_WORDS[code]}
+        """The headline: {code, words} (outcome.py)."""
+        return verdict_of(self)
 
     def crash_shown(self):
         """Where A died, as the crash point radio group shows it: the reader's kill of A
@@ -235,53 +231,8 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         return [{"id": self.job_id, "status": status, "attempts": attempts, "token": token,
                  "lease_left": self.lease_left(status, locked_until)}]
 
-    def _nobody_left(self):
-        """True when the job is not finished (done, or dead out of attempts) and no worker will
-        ever work on it again: none is working, and none is on its way (B after A's death or A's
-        lease)."""
-        if self._status() in ("done", "dead") or "working" in self.fate.values():
-            return False
-        return not any(actor in ("A", "B") or (actor == "lease" and self.scenario == "lease-too-short")
-                       for actor in self.agenda.actors())
-
-    def _stuck(self):
-        """Why the job stays running forever, in words (see _nobody_left)."""
-        dead = [who for who in ("A", "B") if self.fate[who] == "killed"]
-        gone = [who for who in ("A", "B") if self.fate[who] == "finished"]
-        why = " and ".join(dead) + (" are dead" if len(dead) > 1 else " is dead")
-        if gone:
-            why += f" and {' and '.join(gone)} has already ended its attempt"
-        ends = self._lease_end()
-        if ends > self.clock.now:
-            lease = f"when its lease runs out at {show_number(ends)} s no worker will claim it again"
-        else:
-            lease = f"its lease ran out at {show_number(ends)} s with no worker to claim it again"
-        return f"The job is still running and nobody is left to finish it: {why}; {lease}"
-
     def outcome(self):
-        if self.scenario == "producer":
-            return self.producer_outcome()
-        what = self.what_happened(self.effects())
-        if self.finished and self._status() == "dead":
-            return out_of_attempts(self, what)
-        refused = (f"the token refused {' and '.join(self.refused)}'s late finish"
-                   if self.refused else "")
-        if self._nobody_left():
-            head = "Unfinished" if self.finished else "So far"
-            tail = f"; {refused}" if refused else ""
-            return f"{head}: {what}. {self._stuck()}{tail}."
-        if not self.finished:
-            pending = " (not committed yet)" if self.queue.db.in_transaction else ""
-            return f"So far: {what}{pending}."
-        sentence = f"{VERDICT_WORDS[self.result()]}: {what}"
-        if self.result() == "lost":
-            sentence += ", yet the queue says the job is done"
-        if self.absorbed:
-            sentence += f"; {plural(self.absorbed, 'repeat')} absorbed by the idempotency key"
-        sentence += self.skipped_words()
-        if refused:
-            sentence += f"; {refused}"
-        return sentence + "."
+        return outcome_sentence(self)   # outcome.py: so far, the verdict, or why nobody will finish
 
     def _state(self):
         return {

@@ -22,7 +22,7 @@ that counts ticks (ticks.py), so that a lease ending on a tick ends exactly on i
 
 The casebook's controls (heartbeats and varying durations, a deploy, a poison job and the
 delivery cap) are in live_queue_heartbeat.py, live_queue_deploy.py and live_queue_poison.py; an
-embed shows their fields only at the level that names them (live_queue_view.py, EXTRAS).
+embed shows their fields only at the level that names them (levels.py, EXTRAS).
 """
 from collections import deque
 
@@ -38,7 +38,8 @@ from .libraries import Libraries
 from .poison import Poison
 from .producer import Producer
 from .retry import Retries
-from .view import LEVELS, QueueView, live_queue_view
+from .levels import LEVELS
+from .view import QueueView, live_queue_view
 from .worker import Worker
 from ..engine.params import boolean, choice, integer, number, seed_param, show_number
 from ..engine.simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)

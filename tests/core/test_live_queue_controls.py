@@ -1,9 +1,9 @@
-"""live-queue: the casebook's controls (issue 15): heartbeats and varying durations, a deploy's
+"""live-queue: the casebook's controls: heartbeats and varying durations, a deploy's
 graceful shutdown, a poison job and what the delivery cap counts."""
 import pytest
 
 from simulations import LiveQueue, ParamError
-from simulations.live_queue.view import EVERY_EXTRA, EXTRAS, LEVELS
+from simulations.live_queue.levels import EVERY_EXTRA, EXTRAS, LEVELS
 
 
 def at(params, seconds):
