@@ -1,5 +1,5 @@
 """Places where a reader driving the simulations met a traceback, a wrong sentence or a wait
-(issue 12, part 2): each test failed before its fix."""
+: each test failed before its fix."""
 import json
 import math
 
