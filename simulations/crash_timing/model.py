@@ -1,7 +1,7 @@
 """crash-timing: one job's life, moment by moment, and what a crash at each point costs.
 
 Worker A claims the job and runs it under one of four policies, each a short script in
-crash_policies.py on the simulation's agenda (simulation.Agenda). If A dies, its lease runs
+policies.py on the simulation's agenda (simulation.Agenda). If A dies, its lease runs
 out and worker B claims the job again and runs it to the end. In the "lease-too-short"
 scenario nobody dies: A is just slow, its lease runs out mid-work, and B claims the job while
 A is still busy; the fencing token (or its absence) decides whether A's late finish is refused.
@@ -65,7 +65,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     def _start(self):
         self.policy, self.scenario = self.params["policy"], self.params["scenario"]
         self.crash_point = self.params["crash"] if self.scenario == "crash" else "none"
-        cap = self.params["max_attempts"]   # the attempts cap (crash_options.py)
+        cap = self.params["max_attempts"]   # the attempts cap (options.py)
         self.queue = tinyq.Queue(lease=LEASE[self.scenario], max_attempts=cap, clock=self.clock,
                                  rng=self.rng)
         self.queue.db.executescript(WORLD)
@@ -73,15 +73,15 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         self.position = {"A": None, "B": None}   # the crash point each worker is at
         self.fate = {"A": "idle", "B": "idle"}   # WORKER_STATES: idle, working, finished, killed
         self.absorbed = 0
-        self.skipped = 0     # sends a marker skipped (crash_batch.py)
+        self.skipped = 0     # sends a marker skipped (batch.py)
         self.produced = []   # [{worker, time}]: each effect that counts (sent, or committed)
         self.refused = []
         self.killed_by_hand = None   # {point, time}: where and when the reader killed A
         self._open_transaction_lost = False
-        self.work = {}   # who -> {worker, start, end}: each attempt (crash_timing_picture.py)
+        self.work = {}   # who -> {worker, start, end}: each attempt (picture.py)
         self.agenda = Agenda(self.clock)   # the next moment of each actor: a worker or the lease
         if self.scenario == "producer":
-            return self._start_producer()   # crash_producer.py
+            return self._start_producer()   # producer.py
         self.job_id = self.queue.enqueue("welcome", {"email": "ada@example.com"})
         self.agenda.schedule(0.0, "A", self._attempt("A"))
         self.agenda.schedule(LEASE[self.scenario], "lease", self._lease_watch())
@@ -254,7 +254,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
             "marks": self.mark_words(), "job_words": self.job_words(),
             "duplicates": self.duplicates(),
             "work": self.work_bars(),
-            "leases": self.lease_bars(),   # crash_timing_picture.py
+            "leases": self.lease_bars(),   # picture.py
             "dies_at": self.dies_at(),
-            "shown": shown(self.params["level"]),   # the form's fields at this level (crash_levels.py)
+            "shown": shown(self.params["level"]),   # the form's fields at this level (levels.py)
         }

@@ -10,7 +10,7 @@ Each stopped worker's replacement (the new version) starts 2 s after it exits, s
 Sources: Oban pauses its queues and waits a grace period, then leaves unfinished jobs executing
 (oban#429, https://github.com/oban-bg/oban/issues/429); Sidekiq waits its timeout (25 s) and
 pushes unfinished jobs back to Redis (https://github.com/sidekiq/sidekiq/wiki/Signals). A mixin
-of LiveQueue (live_queue.py), which holds the state it reads.
+of LiveQueue (model.py), which holds the state it reads.
 """
 from ..engine.capstone import tinyq
 from ..engine.params import boolean, number, show_number

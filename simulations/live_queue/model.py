@@ -21,7 +21,7 @@ holds, and another worker may take the job over only after t + L. tinyq runs her
 that counts ticks (ticks.py), so that a lease ending on a tick ends exactly on it.
 
 The casebook's controls (heartbeats and varying durations, a deploy, a poison job and the
-delivery cap) are in live_queue_heartbeat.py, live_queue_deploy.py and live_queue_poison.py; an
+delivery cap) are in heartbeat.py, deploy.py and poison.py; an
 embed shows their fields only at the level that names them (levels.py, EXTRAS).
 """
 from collections import deque
@@ -34,10 +34,10 @@ from .actions import ReaderActions
 from .delivery import Delivery
 from .deploy import Deploys
 from .heartbeat import Heartbeats
-from .libraries import Libraries
+from .libraries import apply_library, with_presets
 from .poison import Poison
 from .producer import Producer
-from .retry import Retries
+from .retry import RetryPolicy, Service
 from .levels import LEVELS
 from .view import QueueView, live_queue_view
 from .worker import Worker
@@ -52,13 +52,12 @@ MAX_WORKERS = 64
 MAX_LEASE = live_queue_heartbeat.MAX_SECONDS   # a day, in seconds: leases for hours-long jobs
 MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 
-class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, Libraries, Delivery,
-                QueueView, Simulation):
+class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Delivery, QueueView, Simulation):
     NAME = "live-queue"
     VIEW = staticmethod(live_queue_view)
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
-    RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (live_queue_actions.py)
+    RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (actions.py)
     MAX_RUN_STEPS = 600  # one run() call covers at most 60 virtual seconds
     PARAMS = (
         integer("workers", "Workers", 2, 1, MAX_WORKERS, "Worker processes at the start."),
@@ -93,13 +92,16 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
                    "How long a stalled worker freezes: alive, but doing nothing.")
 
     def _start(self):
-        self._apply_library()   # a preset's defaults, before anything reads the parameters
+        # a library preset's defaults, before anything reads the parameters (libraries.py)
+        apply_library(self.params, self.given, self.PARAMS)
         self.ticks = 0
         self.agenda = Agenda(self.clock)    # the world's next tick, 0.1 s on (simulation.py)
         self.agenda.schedule(1 / TICKS_PER_SECOND, "world", None)
         self.settings = {name: self.params[name] for name in self.SETTABLE}
         self._check_durations(self.params["duration"], self.params["duration_max"])
-        self._start_retries()
+        # the email service and what happens to a job whose call failed (retry.py)
+        self.service = Service(self.params["service_capacity"], TICKS_PER_SECOND)
+        self.retry_policy = RetryPolicy.from_params(self.params)
         self._start_delivery()
         # backoff in ticks: 1 s doubling, at most 300 s (tinyq's defaults, in seconds)
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
@@ -122,6 +124,9 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
         self.poison_claims = self.poison_failures = self.poison_kills = 0
         if self.params["jobs"]:
             self._enqueue(self.params["jobs"])
+
+    def _state(self):
+        return with_presets(super()._state())   # the library's presets, if the form shows them
 
     # --- the world moving on -------------------------------------------------------------
     def _step(self):
@@ -192,7 +197,11 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
                 and self.params["poison"] == "fails":
             self._poison_fails(worker)
         elif worker.state == "working":
-            if self._calls_fail(worker):   # the email service failed: the job waits its backoff
+            failed = self.service.call(self.ticks, self.rng)
+            if failed:   # the email service failed: the job waits its backoff, or is dead
+                job = worker.drop_job()
+                self.emit(self.retry_policy.fail(self.queue, job, failed, self.ticks,
+                                                 TICKS_PER_SECOND, self.rng))
                 return
             self._send_email(worker)
             worker.state, worker.until = "acking", tick + ACK_TICKS
@@ -250,7 +259,7 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
             did = "finished" if self._acked_early(job) else "acked"   # acked early, at its start
             self.emit(f"worker {worker.number} {did} job {job.id}: done")
             self.early.discard((job.id, job.token))
-        worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
+        worker.drop_job()
 
     def _die(self, worker, how):
         held = worker.job

@@ -15,7 +15,7 @@ decides whether a poison job ever gets there:
 A failed attempt waits tinyq's backoff with jitter (1 s doubling, at most 300 s) before the job
 may be claimed again. Sources: https://github.com/sidekiq/sidekiq/issues/4069,
 https://github.com/sidekiq/sidekiq/issues/4633, https://github.com/php-enqueue/enqueue-dev/issues/475,
-https://github.com/php-enqueue/enqueue-dev/pull/720. A mixin of LiveQueue (live_queue.py).
+https://github.com/php-enqueue/enqueue-dev/pull/720. A mixin of LiveQueue (model.py).
 """
 from ..engine.capstone import tinyq
 from ..engine.params import choice, integer
@@ -67,7 +67,7 @@ class Poison:
         the cap's setting says, and leave the worker idle."""
         job, counts, cap = worker.job, self.params["cap_counts"], self.params["max_attempts"]
         error = "poison: the handler raised"
-        worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
+        worker.drop_job()
         try:
             if counts == "new-copy":
                 delay = tinyq.jitter(tinyq.backoff(1, self.queue.backoff_base,

@@ -1,5 +1,5 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
-the workers' cards. QueueView is a mixin of LiveQueue (live_queue.py), which holds the state it
+the workers' cards. QueueView is a mixin of LiveQueue (model.py), which holds the state it
 reads; live_queue_view() turns its snapshot into the words and numbers shown (view.py)."""
 from . import table as jobs_table
 from .levels import LEVELS
@@ -103,7 +103,7 @@ class QueueView:
             "handed_back": self.handed_back,
             "poison_claims": self.poison_claims,
             "poison_kills": self.poison_kills,
-            "calls_failed": self.calls_failed,   # the email service's failures (retries level)
+            "calls_failed": self.service.failed,   # the email service's failures (retries level)
         }
 
     def outcome(self):
@@ -219,6 +219,6 @@ def live_queue_view(s):
         key_item("duplicate_emails", "its email sent twice", ("lqp-key-dup", "✉×2")),
         key_item("acks_refused", "an ack refused", ("lqp-key-refused", "red box")),
     ]
-    # The picture's words (its aria-label) are the picture module's (live_queue_picture.py).
+    # The picture's words (its aria-label) are the picture module's (picture.py).
     return view(figures=[f for f in figures if f["key"] not in hidden], tables=[jobs],
                 outcome=s["outcome"], key=[k for k in key if k["key"] not in hidden])
