@@ -27,69 +27,34 @@ embed shows their fields only at the level that names them (levels.py, EXTRAS).
 from collections import deque
 
 from ..engine.capstone import tinyq
-from . import delivery as live_queue_delivery, deploy as live_queue_deploy
-from . import heartbeat as live_queue_heartbeat, libraries as live_queue_libraries
-from . import poison as live_queue_poison, retry as live_queue_retry
 from .actions import ReaderActions
 from .delivery import Delivery
-from .deploy import Deploys
+from .deploy import Deploy
 from .heartbeat import Heartbeats
 from .libraries import apply_library, with_presets
 from .poison import Poison
 from .producer import Producer
+from .params import MAX_JOBS, MAX_WORKERS, PARAMS, SETTABLE, STALL
 from .retry import RetryPolicy, Service
 from .levels import LEVELS
 from .view import QueueView, live_queue_view
 from .worker import Worker
-from ..engine.params import boolean, choice, integer, number, seed_param, show_number
+from ..engine.params import show_number
 from ..engine.simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
 from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
 
 CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
 ACK_TICKS = 1        # 0.1 s to ack it
 RESTART_TICKS = 20   # the supervisor restarts a dead worker after 2 s
-MAX_WORKERS = 64
-MAX_LEASE = live_queue_heartbeat.MAX_SECONDS   # a day, in seconds: leases for hours-long jobs
-MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 
-class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Delivery, QueueView, Simulation):
+class LiveQueue(ReaderActions, Producer, Heartbeats, Poison, Delivery, QueueView, Simulation):
     NAME = "live-queue"
     VIEW = staticmethod(live_queue_view)
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
     RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (actions.py)
     MAX_RUN_STEPS = 600  # one run() call covers at most 60 virtual seconds
-    PARAMS = (
-        integer("workers", "Workers", 2, 1, MAX_WORKERS, "Worker processes at the start."),
-        integer("jobs", "Jobs at the start", 0, 0, MAX_JOBS, "Jobs waiting in the queue at 0 s."),
-        number("lease", "Lease (s)", 5.0, 0.5, MAX_LEASE,
-               "How long a claim holds its job before another worker may take it.", live=True),
-        number("duration", "Job duration (s)", 2.0, 0.3, MAX_LEASE,
-               "How long one job takes a worker, from claim to ack.", live=True),
-        number("crash", "Crash chance per job", 0.0, 0.0, 1.0,
-               "The chance that a worker's process dies at a random moment of a job.", live=True),
-        number("rate", "Arrivals (jobs/s)", 0.0, 0.0, 50.0,
-               "Jobs the producer adds per second, at random moments.", live=True),
-        boolean("supervisor", "Restart dead workers", False,
-                "A supervisor starts a fresh process 2 s after a worker dies.", live=True),
-        choice("level", "Shows", "all", list(LEVELS),
-               "What the widget shows: `queue` keeps back what chapters 4 to 9 teach; the "
-               "casebook's levels add the controls of one case (a chapter's embed sets it; the "
-               "run is the same either way).",
-               labels={"queue": "the queue only", "all": "what the chapters teach",
-                       "heartbeats": "that, and heartbeats", "deploys": "that, and deploys",
-                       "poison": "that, and a poison job",
-                       "retries": "that, and a busy service with a retry policy",
-                       "library": "that, and your library's settings",
-                       "free": "every control at once (free play)"}),
-        seed_param(),
-    ) + (live_queue_heartbeat.PARAMS + live_queue_deploy.PARAMS + live_queue_poison.PARAMS
-         + live_queue_retry.PARAMS + live_queue_delivery.params(MAX_JOBS))
-    PARAMS += live_queue_libraries.params(PARAMS)   # its help names the others' labels
-    SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
-    # The stall action's argument: how long a busy worker freezes.
-    STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
-                   "How long a stalled worker freezes: alive, but doing nothing.")
+    PARAMS, SETTABLE, STALL = PARAMS, SETTABLE, STALL   # params.py
 
     def _start(self):
         # a library preset's defaults, before anything reads the parameters (libraries.py)
@@ -102,6 +67,7 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Delivery, 
         # the email service and what happens to a job whose call failed (retry.py)
         self.service = Service(self.params["service_capacity"], TICKS_PER_SECOND)
         self.retry_policy = RetryPolicy.from_params(self.params)
+        self.deploy = Deploy.from_params(self.params)   # deploy.py
         self._start_delivery()
         # backoff in ticks: 1 s doubling, at most 300 s (tinyq's defaults, in seconds)
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
@@ -120,7 +86,7 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Delivery, 
         # again); whose lease had run out before its latest claim (the picture: "was worker N")
         self.claimed_by, self.lapsed, self.handed = {}, {}, {}
         self.cap_reported = False
-        self.beats = self.beats_refused = self.handed_back = 0     # heartbeats, deploys
+        self.beats = self.beats_refused = 0     # heartbeats
         self.poison_claims = self.poison_failures = self.poison_kills = 0
         if self.params["jobs"]:
             self._enqueue(self.params["jobs"])
@@ -143,6 +109,29 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Delivery, 
 
     def next_time(self):
         return self.agenda.peek()
+
+    def _deploy(self):
+        """At the deploy's tick, send every live worker the stop signal."""
+        words = self.deploy.signal(self.ticks)
+        if words is None:
+            return
+        self.emit(words)
+        for worker in self.workers:
+            if worker.state != "killed":
+                self.deploy.stop_signal(worker, self.ticks, TICKS_PER_SECOND)
+                self._stop_if_due(worker)
+
+    def _stop_if_due(self, worker):
+        """A stopping worker exits when the deploy says so; returns True if it is gone. Its
+        replacement (the new version) starts after RESTART_TICKS, supervisor or not."""
+        how = self.deploy.stop(worker, self.ticks, self.queue, self.emit)
+        if how is None:
+            return False
+        worker.stopping, worker.stop_by = False, None
+        self._die(worker, how)
+        worker.restart_at = self.ticks + RESTART_TICKS
+        worker.replaced = True
+        return True
 
     def _report_expired_leases(self, before):
         """Say which leases ran out in this tick: those that covered the previous tick and

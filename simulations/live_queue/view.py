@@ -100,7 +100,7 @@ class QueueView:
             # the casebook's controls: heartbeats, a deploy, a poison job (job 1)
             "heartbeats": self.beats,
             "heartbeats_refused": self.beats_refused,
-            "handed_back": self.handed_back,
+            "handed_back": self.deploy.handed_back,
             "poison_claims": self.poison_claims,
             "poison_kills": self.poison_kills,
             "calls_failed": self.service.failed,   # the email service's failures (retries level)
