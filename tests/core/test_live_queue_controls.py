@@ -4,17 +4,11 @@ import pytest
 
 from simulations import LiveQueue, ParamError
 from simulations.live_queue.levels import EVERY_EXTRA, EXTRAS, LEVELS
+from tests.support.runs import run_to, texts
 
 
 def at(params, seconds):
-    sim = LiveQueue(params)
-    while not sim.run(until=seconds):
-        pass
-    return sim
-
-
-def texts(sim):
-    return [event["text"] for event in sim.snapshot()["events"]]
+    return run_to(LiveQueue(params), seconds)
 
 
 @pytest.mark.parametrize("level", ["queue", "all"])
