@@ -32,7 +32,7 @@ from .delivery import Delivery
 from .deploy import Deploy
 from .heartbeat import Heartbeats
 from .libraries import apply_library, with_presets
-from .poison import Poison
+from .poison import PoisonJob
 from .producer import Producer
 from .params import MAX_JOBS, MAX_WORKERS, PARAMS, SETTABLE, STALL
 from .retry import RetryPolicy, Service
@@ -47,7 +47,7 @@ CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
 ACK_TICKS = 1        # 0.1 s to ack it
 RESTART_TICKS = 20   # the supervisor restarts a dead worker after 2 s
 
-class LiveQueue(ReaderActions, Producer, Heartbeats, Poison, Delivery, QueueView, Simulation):
+class LiveQueue(ReaderActions, Producer, Heartbeats, Delivery, QueueView, Simulation):
     NAME = "live-queue"
     VIEW = staticmethod(live_queue_view)
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
@@ -68,11 +68,12 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Poison, Delivery, QueueView
         self.service = Service(self.params["service_capacity"], TICKS_PER_SECOND)
         self.retry_policy = RetryPolicy.from_params(self.params)
         self.deploy = Deploy.from_params(self.params)   # deploy.py
+        self.poison = PoisonJob.from_params(self.params)   # job 1, and the delivery cap (poison.py)
         self._start_delivery()
         # backoff in ticks: 1 s doubling, at most 300 s (tinyq's defaults, in seconds)
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
-                                 max_attempts=self._queue_cap(), backoff_base=TICKS_PER_SECOND,
-                                 backoff_cap=300 * TICKS_PER_SECOND,
+                                 max_attempts=self.poison.queue_cap(),
+                                 backoff_base=TICKS_PER_SECOND, backoff_cap=300 * TICKS_PER_SECOND,
                                  clock=TickClock(self), rng=self.rng)
         self.workers = [Worker(n) for n in range(1, self.params["workers"] + 1)]
         self.emails = [0]           # emails sent, by job id
@@ -87,7 +88,6 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Poison, Delivery, QueueView
         self.claimed_by, self.lapsed, self.handed = {}, {}, {}
         self.cap_reported = False
         self.beats = self.beats_refused = 0     # heartbeats
-        self.poison_claims = self.poison_failures = self.poison_kills = 0
         if self.params["jobs"]:
             self._enqueue(self.params["jobs"])
 
@@ -167,8 +167,7 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Poison, Delivery, QueueView
                 worker.replaced = False
             return
         if worker.crash_at is not None and tick >= worker.crash_at:
-            if self._is_poison(worker.job) and self.params["poison"] == "kills":
-                self.poison_kills += 1
+            if self.poison.kills(worker.job):
                 self._die(worker, "was killed by the poison job it ran,")
             else:
                 self._die(worker, "crashed")
@@ -182,9 +181,8 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Poison, Delivery, QueueView
         elif worker.state == "claimed":
             worker.state, worker.until = "working", tick + (worker.work or self._work_ticks())
             self._start_work(worker)   # acked now, if acks are early
-        elif worker.state == "working" and self._is_poison(worker.job) \
-                and self.params["poison"] == "fails":
-            self._poison_fails(worker)
+        elif worker.state == "working" and self.poison.fails(worker.job):
+            self.poison.fail(worker, self.queue, self.ticks, self.rng, self.emit)
         elif worker.state == "working":
             failed = self.service.call(self.ticks, self.rng)
             if failed:   # the email service failed: the job waits its backoff, or is dead
@@ -216,7 +214,8 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Poison, Delivery, QueueView
         if self.rng.random() < self.settings["crash"]:
             span = CLAIM_TICKS + (worker.work or self._work_ticks()) + ACK_TICKS
             worker.crash_at = self.ticks + 1 + int(self.rng.random() * span)
-        self._poison_claimed(worker)
+        self.poison.claimed(worker, self.ticks, CLAIM_TICKS,
+                            lambda: worker.work or self._work_ticks())
 
     def _send_email(self, worker):
         job_id = worker.job.id

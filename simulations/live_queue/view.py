@@ -101,8 +101,8 @@ class QueueView:
             "heartbeats": self.beats,
             "heartbeats_refused": self.beats_refused,
             "handed_back": self.deploy.handed_back,
-            "poison_claims": self.poison_claims,
-            "poison_kills": self.poison_kills,
+            "poison_claims": self.poison.claims,
+            "poison_kills": self.poison.killed,
             "calls_failed": self.service.failed,   # the email service's failures (retries level)
         }
 
