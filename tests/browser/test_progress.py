@@ -1,4 +1,4 @@
-"""The reader's progress (issue 23): chapters read and checks answered, marked in the sidebar and
+"""The reader's progress: chapters read and checks answered, marked in the sidebar and
 the contents, "Resume where you left off", kept in this browser only, and forgotten on request."""
 import re
 

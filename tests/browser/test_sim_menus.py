@@ -1,4 +1,4 @@
-"""Issue 23, defect 7: a simulation's menus show their longest choice whole, with room for the
+"""A simulation's menus show their longest choice whole, with room for the
 arrow, even in a narrow column ("Work and ack in one transaction" was cut to "…one trans").
 
 Fonts differ between systems (the defect was seen with a wider system font than this machine's),

@@ -1,4 +1,4 @@
-"""Old, order-based links to a box that now declares its id still land on it (issue 23)."""
+"""Old, order-based links to a box that now declares its id still land on it."""
 import re
 
 from playwright.sync_api import expect

@@ -1,4 +1,4 @@
-"""Ids that survive edits (issue 23): a pause box, callout or simulation may declare its id; its
+"""Ids that survive edits: a pause box, callout or simulation may declare its id; its
 old order-based id stays an alias (an anchor, and the page's data-aliases map); clashes stop the
 build with file:line."""
 import json

@@ -42,7 +42,7 @@ def test_missing_summary(tmp_path):
 
 def test_a_numbered_file_out_of_its_place_is_named_with_its_line(tmp_path):
     # The casebook (12-casebook.md) was listed before the glossary (11-glossary.md): its page,
-    # 12-casebook.html, said "Chapter 11" (issue 23).
+    # 12-casebook.html, said "Chapter 11".
     summary = "# Summary\n\n- [A](00-a.md)\n- [Cases](02-cases.md)\n- [Words](01-words.md)\n"
     chapters, problems = _load(tmp_path, summary, ["00-a.md", "01-words.md", "02-cases.md"])
     assert problems == [

@@ -1,5 +1,5 @@
 """The casebook is read as a casebook: each case gives the symptom, asks the reader to name the
-cause, and keeps the diagnosis folded until then; the replay comes after the fold (issue 36)."""
+cause, and keeps the diagnosis folded until then; the replay comes after the fold."""
 import re
 from pathlib import Path
 

@@ -75,7 +75,7 @@ def test_pretix_four_emails_by_70_seconds_and_one_with_a_longer_lease():
     as_it_happened, fixed = embeds("Four hours of work, a one-hour lease: pretix")
     assert as_it_happened[1]["duration"] == fixed[1]["duration"] == "36"
     stats = live_queue_at(as_it_happened, 70)
-    # Not done: still running, or dead once the delivery cap (issue 20) has counted five claims.
+    # Not done: still running, or dead once the delivery cap has counted five claims.
     assert (stats["emails_sent"], stats["done"]) == (4, 0)
     stats = live_queue_at(fixed, 70)
     assert (stats["emails_sent"], stats["done"]) == (1, 1)

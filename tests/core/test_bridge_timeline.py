@@ -1,4 +1,4 @@
-"""Time travel through the page's bridge (issue 18): every simulation's id holds a Timeline,
+"""Time travel through the page's bridge: every simulation's id holds a Timeline,
 so "back" and "seek" show exactly the snapshot the run had then, acting at an earlier moment
 starts a branch and says so, and a moment (time, nth) finds its position again."""
 import random

@@ -1,4 +1,4 @@
-"""The casebook's first six cases (issue 15) through the widgets' own controls, in real Chromium:
+"""The casebook's first six cases through the widgets' own controls, in real Chromium:
 each failure embed played as the chapter sets it, then the fix made with the one field the case
 changes (the lease, the policy, the key, the claim), and the chapter's bold number read off the
 page. content/12-casebook.md says "The number: ..., X against Y" for each; tests/casebook checks

@@ -1,4 +1,4 @@
-"""The casebook's crash-timing cases in real Chromium and Pyodide (issue 15): each failure embed,
+"""The casebook's crash-timing cases in real Chromium and Pyodide: each failure embed,
 run to its end as the chapter sets it, then the fix made through the widget's own controls (a
 menu, a checkbox under "More settings", a crash point), giving the number the chapter states."""
 import pytest

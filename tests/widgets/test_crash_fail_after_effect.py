@@ -1,4 +1,4 @@
-"""crash-timing's "A later step fails after the email" (issue 15) in real Chromium and Pyodide:
+"""crash-timing's "A later step fails after the email" in real Chromium and Pyodide:
 ticked under "More settings" on a casebook explorer (its level shows every control; chapter 5's
 embeds keep it back), it turns a run that sent the email
 once into one that sends it twice (A fails the job after the email, B retries it), and the

@@ -1,4 +1,4 @@
-"""Issue 23, defect 10: crash-timing shows the controls its chapter has taught (the embed's `level:`,
+"""crash-timing shows the controls its chapter has taught (the embed's `level:`,
 decided in Python: simulations/crash_timing/levels.py). Chapter 5's first embed has no Fencing token box,
 no Token column, no Scenario menu and one policy, before Python and after, and its log says no
 "token N"; a link

@@ -1,4 +1,4 @@
-"""The live queue's and crash timing's newer controls (issue 36), each through its own field or
+"""The live queue's and crash timing's newer controls, each through its own field or
 button in real Chromium and Pyodide, on the casebook's embeds that show them (`level: library`,
 and crash timing's default level): the ack ("early"), a job's schedule ("Scheduled for (s)"), what a
 worker does when its claim is lost with the "Drop worker N's lock" button, the queue's capacity,

@@ -170,7 +170,7 @@ def test_the_built_pages_and_the_widgets_never_write_dollar_minus(real_site):
         assert "function dollars" not in text, f"{script.name} formats money itself"
 
 
-# --- what the glance trial's reader could not read (issue 22: shots 14-16 and 20) ---
+# --- what the glance trial's reader could not read (shots 14-16 and 20) ---
 
 def test_the_drawing_says_what_the_corner_and_the_keys_mean(page):
     """Shots 14-16: the marked corner and "k1" under every square (k1...k6 in the other run) were

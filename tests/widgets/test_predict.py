@@ -1,4 +1,4 @@
-"""Predict, then run (issue 23): a challenge beside a simulation takes the reader's guess before
+"""Predict, then run: a challenge beside a simulation takes the reader's guess before
 its run goes on, runs it in real Pyodide, says in a live region whether the guess was right,
 reads the number from the snapshot Python sent, shows the why, and remembers the answer."""
 import re

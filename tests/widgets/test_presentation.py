@@ -102,7 +102,7 @@ def test_nothing_moves_when_python_arrives(browser, real_site, viewport):
 def test_the_judge_moves_nothing_when_its_editor_arrives(browser, real_site, viewport):
     """Chapter 4's judge: the starting code is laid out as the editor that replaces it lays it out
     (line height, gutter, wrapped long lines), so neither the editor nor the deck below it moves
-    (issue 23: the deck moved 22 px when the editor's wrapped line and last empty line arrived)."""
+    (the deck used to move 22 px when the editor's wrapped line and last empty line arrived)."""
     context, page, watch = new_watched_page(browser, real_site, viewport=viewport)
     context.add_init_script(SHIFTS)
     page.goto(real_site.at("04-the-worker.html"))

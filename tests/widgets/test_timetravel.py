@@ -1,4 +1,4 @@
-"""Time travel in every simulation (issue 18), in real Chromium with real Pyodide: after a few
+"""Time travel in every simulation, in real Chromium with real Pyodide: after a few
 steps and one of the reader's actions, "Step back" (button and the "," key) and the slider
 (arrows, Home) show exactly what was drawn at each earlier moment; acting at an earlier moment
 starts a branch and says so, and the kept run and the branch are compared; a link copied at an earlier moment opens at that moment (live-queue).
