@@ -52,7 +52,11 @@ async function fetchRecording(root) {
     bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   }
   const recording = JSON.parse(new TextDecoder().decode(bytes));
-  if (recording.format !== FORMAT || recording.sim !== sim) return null;
+  return recording.format === FORMAT && recording.sim === sim ? decode(recording) : null;
+}
+
+/** A recording's file (builder/recordings.py's shape) -> {frames: every snapshot, complete}. */
+export function decode(recording) {
   const frames = [recording.frames[0]];
   for (const change of recording.frames.slice(1)) frames.push(patch(frames[frames.length - 1], change));
   return { frames, complete: Boolean(recording.complete) };
