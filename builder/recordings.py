@@ -9,7 +9,8 @@ while Python starts behind it; once Python is up it steps to the same moment and
 One recording per distinct (simulation, chapter settings, seed) is written to
 `site/recordings/<sim>-<key>.json.gz`, where `<key>` is `recording_key` of the embed's
 `data-sim`, `data-params` and `data-seed` attributes (recording.js computes the same, so the
-template carries no extra attribute). The page fetches it only as the reader nears the widget.
+template carries no extra attribute); `recordings/index.json` lists the files written. The page
+fetches the list, then the embed's recording, only as the reader nears the widget.
 
 A recording (gzipped JSON, shape `format` 1):
 
@@ -151,6 +152,8 @@ def write_recordings(folder: Path, parsed, root: Path, cache: Path | None = None
     """Write each embed's recording under `folder`/recordings/ (once per distinct run) and return
     the paths written. A book whose simulations have no timeline (a test's fixture book) gets none.
     `cache` (a folder) keeps recordings between builds, keyed by the simulation code's digest."""
+    (folder / FOLDER).mkdir(parents=True, exist_ok=True)
+    (folder / FOLDER / "index.json").write_text("[]", encoding="utf-8")   # until there are some
     try:
         importlib.import_module("simulations.engine.timeline_view")
     except ImportError:
@@ -169,7 +172,11 @@ def write_recordings(folder: Path, parsed, root: Path, cache: Path | None = None
         if cached and cached.is_file():
             data = cached.read_bytes()
         else:
-            text = json.dumps(record(embed["sim"], embed["params"], embed["seed"]), separators=(",", ":"))
+            try:
+                made = record(embed["sim"], embed["params"], embed["seed"])
+            except Exception:   # a book whose simulations are not the guide's (a test's fixture):
+                continue        # its page waits for Python, as it would with no recording at all
+            text = json.dumps(made, separators=(",", ":"))
             data = gzip.compress(text.encode(), compresslevel=9, mtime=0)
             if cached:
                 cached.parent.mkdir(parents=True, exist_ok=True)
@@ -178,4 +185,9 @@ def write_recordings(folder: Path, parsed, root: Path, cache: Path | None = None
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         written[path] = True
+    # The list of them, so a page asks only for a recording that exists (an embed changed after
+    # the build, or one past a future bound, then simply waits for Python, with no failed request).
+    if written:
+        index = sorted(Path(path).name for path in written)
+        (folder / FOLDER / "index.json").write_text(json.dumps(index, separators=(",", ":")), encoding="utf-8")
     return list(written)

@@ -19,6 +19,7 @@ const MAX_STEPS_PER_CALL = 200;  // the bridge's bound on one step request (simu
 const SAME_TIME = 1e-9;          // seconds: a link's time written in full matches its frame's to this
 const WAITING = "Python is still starting: what you asked for happens at this moment once it is up.";
 const loaded = new WeakMap();    // root -> promise of its recording (frames decoded), or null
+let index = null;                // promise of the names in recordings/index.json
 
 /** FNV-1a (32 bits) of `sim\nparams\nseed` in UTF-8, as 8 hex digits: builder/recordings.py's
     recording_key, so the file's name follows from the embed's own attributes. */
@@ -43,8 +44,9 @@ async function fetchRecording(root) {
   const script = document.querySelector("script[data-sim-python]");
   const version = script ? new URL(script.dataset.simPython, document.baseURI).search : "";
   const { sim, params = "{}", seed = "0" } = root.dataset;
-  const url = new URL(`recordings/${sim}-${recordingKey(sim, params, seed)}.json.gz${version}`, document.baseURI);
-  const response = await fetch(url);
+  const name = `${sim}-${recordingKey(sim, params, seed)}.json.gz`;
+  if (!(await recordedNames(version)).includes(name)) return null;
+  const response = await fetch(new URL(`recordings/${name}${version}`, document.baseURI));
   if (!response.ok) return null;
   let bytes = new Uint8Array(await response.arrayBuffer());
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {   // not already undone by a server's Content-Encoding
@@ -53,6 +55,14 @@ async function fetchRecording(root) {
   }
   const recording = JSON.parse(new TextDecoder().decode(bytes));
   return recording.format === FORMAT && recording.sim === sim ? decode(recording) : null;
+}
+
+/** The recordings the build wrote (recordings/index.json), fetched once per page: [] when none. */
+function recordedNames(version) {
+  index ||= fetch(new URL(`recordings/index.json${version}`, document.baseURI))
+    .then((response) => (response.ok ? response.json() : []))
+    .then((names) => (Array.isArray(names) ? names : []), () => []);
+  return index;
 }
 
 /** A recording's file (builder/recordings.py's shape) -> {frames: every snapshot, complete}. */
