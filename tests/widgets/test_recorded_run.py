@@ -99,3 +99,33 @@ def test_an_action_taken_before_python_is_ready_lands_at_its_moment(held):
     sim.button("Copy link").click()
     expect(sim.part("link-status")).not_to_have_text("")
     assert ".do=1:kill:1" in held.url.replace("%3A", ":")
+
+
+def test_a_link_with_only_a_time_opens_drawn_from_the_recording(held):
+    ident = "sim-two-workers-twelve-jobs"
+    held.goto(held.held.site.at(f"{WORKER}?{ident}.workers=2&{ident}.t=3#{ident}"))
+    sim = Sim(held, id=ident)
+    held.wait_for_selector(f"#{ident}[data-recorded]", timeout=READY)
+    expect(sim.part("time")).to_have_text("3 s")   # at its moment, while Python is held back
+    assert sim.state() == "loading"
+    expect(sim.part("message")).to_contain_text("This is the run the link recorded")
+    shown = (sim.outcome(), sim.part("jobs").inner_text())
+    held.held.release()
+    sim.wait("ready")
+    assert (sim.part("time").inner_text(), sim.outcome(), sim.part("jobs").inner_text()) == ("3 s", *shown)
+    sim.button("Step").click()
+    expect(sim.part("time")).to_have_text("3.1 s")
+
+
+def test_a_link_with_an_action_waits_for_python_and_says_so(held):
+    ident = "sim-two-workers-twelve-jobs"
+    held.goto(held.held.site.at(f"{WORKER}?{ident}.do=1:kill:1&{ident}.t=2#{ident}"))
+    sim = Sim(held, id=ident)
+    sim.wait("loading")
+    expect(sim.part("message")).to_contain_text("shown once the simulation starts")
+    expect(sim.part("time")).to_have_text("0 s")   # the start frame meanwhile
+    assert sim.root.get_attribute("data-recorded") is None
+    held.held.release()
+    sim.wait("ready")
+    expect(sim.part("time")).to_have_text("2 s")
+    expect(sim.root.locator('.lq-worker[data-worker="1"]')).to_have_attribute("data-state", "killed")
