@@ -66,7 +66,8 @@ def embeds(site: Path) -> list[tuple[str, str, str, str, str]]:
     found = []
     for page in sorted(site.glob("*.html")):
         for ident, sim, params, seed in EMBED.findall(page.read_text(encoding="utf-8")):
-            found.append((page.name, ident, sim, html.unescape(params), seed))
+            if sim != "judge":   # the judge runs the reader's code: nothing to record
+                found.append((page.name, ident, sim, html.unescape(params), seed))
     return found
 
 
