@@ -105,7 +105,8 @@ def test_the_pages_decoder_and_file_name_agree_with_the_build(tmp_path):
         "import { readFileSync } from 'node:fs';\n"
         f"const recording = JSON.parse(readFileSync({json.dumps(str(source))}, 'utf8'));\n"
         f"console.log(JSON.stringify({{key: recordingKey({json.dumps(embed['sim'])}, "
-        f"{json.dumps(embed['params_json'])}, {json.dumps(str(embed['seed']))}), frames: decode(recording).frames}}));\n",
+        f"{json.dumps(embed['params_json'])}, {json.dumps(str(embed['seed']))}), "
+        "frames: ((f) => Array.from({length: f.length}, (_, n) => f.at(n)))(decode(recording).frames)}));\n",
         encoding="utf-8")
     out = subprocess.run(["node", str(script)], capture_output=True, text=True, check=True, timeout=60).stdout
     result = json.loads(out)

@@ -65,10 +65,19 @@ function recordedNames(version) {
   return index;
 }
 
-/** A recording's file (builder/recordings.py's shape) -> {frames: every snapshot, complete}. */
+/** A recording's file (builder/recordings.py's shape) -> {frames, complete}: `frames.at(n)` is
+    the snapshot after n steps, decoded when first asked for (a page near many embeds, the
+    casebook's, decodes only what is played), `frames.length` how many there are. */
 export function decode(recording) {
-  const frames = [recording.frames[0]];
-  for (const change of recording.frames.slice(1)) frames.push(patch(frames[frames.length - 1], change));
+  const patches = recording.frames;
+  const decoded = [patches[0]];
+  const frames = {
+    length: patches.length,
+    at(index) {
+      while (decoded.length <= index) decoded.push(patch(decoded[decoded.length - 1], patches[decoded.length]));
+      return decoded[index];
+    },
+  };
   return { frames, complete: Boolean(recording.complete) };
 }
 
@@ -130,7 +139,7 @@ class Player {
     }
     if (op === "run" && Number.isFinite(message.until)) {
       let to = this.at;
-      while (to < this.last && this.frames[to + 1].time <= message.until + SAME_TIME) to += 1;
+      while (to < this.last && this.frames.at(to + 1).time <= message.until + SAME_TIME) to += 1;
       if (to === this.last && !this.complete && this.at !== this.last) this.widget.say(
         "The recorded run ends here; it goes on once Python is up.");
       return { ...this.reply(this.at, to), reached: true };
@@ -145,15 +154,15 @@ class Player {
     let events = [];
     let dropped = 0;
     for (let index = from + 1; index <= to; index += 1) {
-      events = events.concat(this.frames[index].events || []);
-      dropped += this.frames[index].events_dropped || 0;
+      events = events.concat(this.frames.at(index).events || []);
+      dropped += this.frames.at(index).events_dropped || 0;
     }
     if (events.length > MAX_EVENTS) {
       dropped += events.length - MAX_EVENTS;
       events = events.slice(-MAX_EVENTS);
     }
     this.at = to;
-    const snapshot = { ...structuredClone(this.frames[to]), events, events_dropped: dropped };
+    const snapshot = { ...structuredClone(this.frames.at(to)), events, events_dropped: dropped };
     return { ok: true, id: this.widget.id, snapshot };
   }
 
@@ -183,7 +192,7 @@ class Player {
     delete widget.root.dataset.recorded;
     // The frames are Python's own (the build's test checks every embed), so nothing is redrawn;
     // should Python ever differ, its frame wins.
-    const { events, events_dropped, ...seen } = this.frames[this.at];
+    const { events, events_dropped, ...seen } = this.frames.at(this.at);
     const { events: _e, events_dropped: _d, ...now } = reply.snapshot;
     if (JSON.stringify(seen) !== JSON.stringify(now)) widget.apply({ ...reply.snapshot, events: [] });
     if (widget.part("message").textContent.startsWith("Python is still starting") ||
@@ -218,8 +227,8 @@ export class Recorded {
     const player = new Player(this, recording);
     let at = 0;
     if (link && link.time !== null) {
-      at = player.frames.findLastIndex((frame) => frame.time <= link.time + SAME_TIME);
-      if (Math.abs(player.frames[at].time - link.time) > SAME_TIME * Math.max(1, link.time)) return false;
+      while (at < player.last && player.frames.at(at + 1).time <= link.time + SAME_TIME) at += 1;
+      if (Math.abs(player.frames.at(at).time - link.time) > SAME_TIME * Math.max(1, link.time)) return false;
     }
     this.link = null;
     this.stand = player;
