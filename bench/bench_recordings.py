@@ -2,7 +2,8 @@
 
 play    on a cold cache (a fresh browser context each), the reader scrolls to a widget, and presses
         Play as soon as it shows (the recording arrived: theme/js/sims/recording.js): Play -> the
-        first frame whose time differs (ms, the next animation frame after the change), for every
+        first frame that moves (ms: the next animation frame after anything the widget draws
+        changed, its clock, picture, figures or log; not the playback buttons), for every
         chapter's first embed and a casebook embed opened by its link (settings and a time only);
         each over a bare Pyodide start (bench/pages/bare.html: click -> Pyodide up and sqlite3
         imported), measured alternately in the same run (goal: at most 0.05). Also how long after
@@ -46,18 +47,20 @@ from widget_start import bare_ms  # noqa: E402
 EMBED = re.compile(r'<div class="sim" id="([^"]+)" data-sim="([^"]+)" data-state="idle" '
                    r"data-params='([^']*)' data-seed=\"(\d+)\"")
 CASEBOOK = ("12-casebook.html", "sim-oban-short-lease")   # opened by a link: its settings and a time
-# Play -> the first animation frame after the widget's time changed (ms), and the state then.
+# Play -> the first animation frame after anything the widget draws changed (its clock, picture,
+# figures, tables, log; not the playback buttons themselves), and the state then.
 WATCH_PLAY = """(id) => ({ moved: new Promise((resolve) => {
   const root = document.getElementById(id);
-  const time = root.querySelector('[data-part="time"]');
-  const before = time.textContent;
+  const controls = root.querySelector(".sim-playback");
   let pressed = null;
   root.querySelector('[data-action="play"]').addEventListener("click", (event) => { pressed ??= event.timeStamp; }, { capture: true });
-  new MutationObserver(() => {
-    if (pressed === null || time.textContent === before) return;
+  const drawn = (change) => change.target !== root && !controls.contains(change.target) &&
+    (change.type !== "attributes" || change.oldValue !== change.target.getAttribute(change.attributeName));
+  new MutationObserver((changes) => {
+    if (pressed === null || !changes.some(drawn)) return;
     const state = root.dataset.state;
     requestAnimationFrame(() => resolve({ ms: performance.now() - pressed, state }));
-  }).observe(time, { childList: true, characterData: true, subtree: true });
+  }).observe(root, { childList: true, characterData: true, subtree: true, attributes: true, attributeOldValue: true });
 }) })"""
 
 
