@@ -54,7 +54,9 @@ WATCH_PLAY = """(id) => ({ moved: new Promise((resolve) => {
   const controls = root.querySelector(".sim-playback");
   let pressed = null;
   root.querySelector('[data-action="play"]').addEventListener("click", (event) => { pressed ??= event.timeStamp; }, { capture: true });
-  const drawn = (change) => change.target !== root && !controls.contains(change.target) &&
+  // What the widget says (its message and status lines) is words about the run, not the run moving.
+  const said = (node) => (node.nodeType === 1 ? node : node.parentElement)?.closest('[data-part="message"], [role="status"]');
+  const drawn = (change) => change.target !== root && !controls.contains(change.target) && !said(change.target) &&
     (change.type !== "attributes" || change.oldValue !== change.target.getAttribute(change.attributeName));
   new MutationObserver((changes) => {
     if (pressed === null || !changes.some(drawn)) return;
