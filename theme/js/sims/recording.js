@@ -18,6 +18,7 @@ const MAX_EVENTS = 500;          // as the simulations bound one snapshot's even
 const MAX_STEPS_PER_CALL = 200;  // the bridge's bound on one step request (simulations/bridge.py)
 const SAME_TIME = 1e-9;          // seconds: a link's time written in full matches its frame's to this
 const WAITING = "Python is still starting: what you asked for happens at this moment once it is up.";
+const ENDS = "The recorded run ends here; it goes on once Python is up.";
 const loaded = new WeakMap();    // root -> promise of its recording (frames decoded), or null
 let index = null;                // promise of the names in recordings/index.json
 
@@ -140,8 +141,7 @@ class Player {
     if (op === "run" && Number.isFinite(message.until)) {
       let to = this.at;
       while (to < this.last && this.frames.at(to + 1).time <= message.until + SAME_TIME) to += 1;
-      if (to === this.last && !this.complete && this.at !== this.last) this.widget.say(
-        "The recorded run ends here; it goes on once Python is up.");
+      if (to === this.last && !this.complete && this.at !== this.last) this.widget.say(ENDS);
       return { ...this.reply(this.at, to), reached: true };
     }
     return null;
@@ -195,8 +195,7 @@ class Player {
     const { events, events_dropped, ...seen } = this.frames.at(this.at);
     const { events: _e, events_dropped: _d, ...now } = reply.snapshot;
     if (JSON.stringify(seen) !== JSON.stringify(now)) widget.apply({ ...reply.snapshot, events: [] });
-    if (widget.part("message").textContent.startsWith("Python is still starting") ||
-        widget.part("message").textContent.startsWith("The recorded run ends")) widget.say("");
+    if ([WAITING, ENDS].includes(widget.part("message").textContent)) widget.say("");
     widget.setState("ready");
     if (!widget.playing) widget.announce("The simulation is ready.");
   }
@@ -234,14 +233,15 @@ export class Recorded {
     this.stand = player;
     this.params = { ...this.chapter };
     this.root.dataset.recorded = "true";
-    const focused = this.body.contains(document.activeElement);
+    const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
     this.setState("loading");   // the playback controls apply now (widget.js, setState)
     this.started(player.reply(-1, 0).snapshot);
     if (at) {
       this.apply(player.reply(0, at).snapshot);
       this.say("This is the run the link recorded. Press Play to go on, or Reset to start it again.");
     }
-    if (focused) this.button("play").focus();   // Start is hidden now; Play is where it was
+    // Start or the progress text, hidden now: the focus goes to Play, in their place.
+    if (focused && !focused.checkVisibility({ visibilityProperty: true })) this.button("play").focus();
     this.python.load().then(() => this.stand === player && player.handover(), () => {});
     return true;
   }
