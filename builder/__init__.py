@@ -15,6 +15,7 @@ from builder.output import staging, unsafe_output, write_json, write_pages
 from builder.page_files import check_page_files
 from builder.pages import render_pages
 from builder.problems import BuildError, Problem, Problems
+from builder.recordings import write_recordings
 from builder.search_index import search_documents
 from builder.sim_package import SimPackage
 from builder.source_links import check_source_links
@@ -104,6 +105,8 @@ def build_site(config: Config) -> Report:
             if (folder / "code" / "check_output.py").is_file():
                 embed_transcripts(folder / "code" / "check_output.py", saved_transcripts(parsed))
         sim_package.write(folder)
+        if config.simulations_dir:   # each embed's run, recorded for the page to play at once
+            write_recordings(folder, parsed, config.root, config.root / ".cache" / "recordings")
         problems.raise_if_any()
 
     return Report(config.shown(config.out), len(pages), len(parsed),

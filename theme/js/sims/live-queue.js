@@ -70,7 +70,7 @@ export default class LiveQueueWidget extends Widget {
       page of it): the run is untouched, and a link does not record it. */
   showTable(view, page) {
     return this.afterRequests(async () => {
-      const reply = await this.python.call({ op: "act", id: this.id, name: "table", args: { view, page } });
+      const reply = await this.call({ op: "act", id: this.id, name: "table", args: { view, page } });
       if (!reply.ok) return this.bug(reply);
       this.drawnAt.jobs = 0;   // drawn now, even while playing
       this.apply(reply.snapshot);
