@@ -66,7 +66,7 @@ export default class LiveQueueWidget extends Widget {
     return this.due(part, near ? undefined : 1000);
   }
 
-  /** List other jobs in the table (a view of simulations/live_queue/view.py's TABLE_VIEWS, and a
+  /** List other jobs in the table (a view of simulations/live_queue/table.py's TABLE_VIEWS, and a
       page of it): the run is untouched, and a link does not record it. */
   showTable(view, page) {
     return this.afterRequests(async () => {
