@@ -14,7 +14,8 @@ import psycopg
 import pytest
 
 from tests.postgres.test_cap import expire_on_its_last_attempt, held_during_the_burial
-from tests.postgres.test_migrate import PROMPT, within
+from tests.postgres.test_clock import FAST_WORKER, run_fast_worker
+from tests.postgres.test_migrate import PROMPT
 from tests.support.clock import FakeClock
 
 
@@ -169,3 +170,16 @@ def test_four_batch_claimers_on_their_own_connections_claim_each_job_once(tinyq_
 def test_a_batch_size_that_is_not_a_whole_number_from_1_is_refused(tinyq_pg, migrated, n):
     with pytest.raises(ValueError, match="n must be a whole number of jobs from 1"):
         tinyq_pg.Queue(migrated).claim_batch(n)
+
+
+@pytest.mark.parametrize("skew", [3, 40])
+def test_a_batch_claimer_whose_clock_runs_fast_takes_over_no_live_job(tinyq_pg, migrated, skew):
+    holder = tinyq_pg.Queue(migrated, lease=2, max_attempts=1)
+    holder.enqueue("email", {})
+    job = holder.claim(worker="holder")
+    program = FAST_WORKER.replace('queue.claim(worker="fast")',
+                                  'next(iter(queue.claim_batch(5, worker="fast")), None)')
+    assert program != FAST_WORKER
+    assert run_fast_worker(migrated, skew, program=program) == "none"
+    holder.ack(job)                                  # still this claim's: the ack counts
+    assert holder.db.execute("SELECT status, claimed_by FROM jobs").fetchone() == ("done", "holder")
