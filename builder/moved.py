@@ -92,9 +92,10 @@ def load_moves(content: Path, chapters: list[Chapter], problems: Problems, shown
 def _resolve(old, parts, table, current, where, line, problems, seen=()) -> list[str] | None:
     resolved = []
     for part in parts:
-        if part in current:
+        if part in current and not (part in table and part not in seen and part != old):
             resolved.append(part)
         elif part in table and part not in seen and part != old:
+            # Renamed, or still a chapter that was split later: its parts hold the content now.
             later = table[part]
             deeper = _resolve(part, [later] if isinstance(later, str) else later, table, current,
                               where, line, problems, (*seen, old))

@@ -4,7 +4,7 @@ and the browser test of old addresses.
 Before: 00-start, 01-long (three pause boxes, a section "A second idea", one simulation), 02-end.
 After:  00-start, 01-long (its first box), 02-second (the rest: a numbered box, a declared one, the
 section and the simulation), 03-end (02-end renamed). 09-gone was an old page whose parts are
-02-second and 03-end.
+02-second and 03-end; 08-older was renamed 01-long before that was split.
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ MOVED = '''# Old pages and where their content is now.
 "01-long.md" = ["01-long.md", "02-second.md"]
 "02-end.md" = "03-end.md"
 "09-gone.md" = ["02-second.md", "03-end.md"]
+"08-older.md" = "01-long.md"
 '''
 
 

@@ -61,6 +61,14 @@ def test_an_old_page_split_in_parts_forwards_each_fragment_to_its_part(site):
     assert {"02-second.html", "03-end.html"} <= links
 
 
+def test_a_page_renamed_before_its_new_name_was_split_reaches_every_part(site):
+    fragments = _data(site / "08-older.html", "data-fragments")
+    assert fragments["a-second-idea"] == "02-second.html#a-second-idea"
+    assert fragments["pause-8-2"] == "02-second.html#pause-2-1"
+    assert "pause-8-1" not in fragments   # 01-long.html takes 8 as a former number: pause-8-1 is its box
+    assert "pause-8-1" in Page(site / "01-long.html").ids
+
+
 def test_contents_search_and_previous_next_name_only_the_new_pages(site):
     assert broken_links(site) == []
     index = (site / "search-index.json").read_text()
