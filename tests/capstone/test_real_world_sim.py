@@ -11,7 +11,7 @@ import pytest
 
 from simulations.live_queue import LiveQueue
 
-CHAPTER = Path(__file__).resolve().parents[2] / "content" / "12-the-real-world.md"
+CHAPTER = Path(__file__).resolve().parents[2] / "content" / "13-the-real-world.md"
 
 
 def backpressure_params():

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from tests.widgets.conftest import LONG, Sim
 
 SIM = "sim-queue-that-grows"
-HEAVY = f"12-the-real-world.html?{SIM}.do=0:enqueue,1:enqueue&{SIM}.t=99999#{SIM}"
+HEAVY = f"13-the-real-world.html?{SIM}.do=0:enqueue,1:enqueue&{SIM}.t=99999#{SIM}"
 
 
 @pytest.fixture
