@@ -70,7 +70,8 @@ ROWS = [(1, 10, "50"), (16, 1000, "10"), (64, 5000, "10"), (64, 5000, "50")] + \
 METRICS = ("ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskDuration")
 STEPS = 1000   # live-queue steps timed together (16 workers, 1,000 jobs, as core_scenarios)
 CHAPTERS_WITH_SIMS = ("03-the-queue.html", "04-the-worker.html", "05-leases.html", "08-retry.html",
-                      "09-did-it-happen.html", "10-idempotency.html", "12-capstone.html", "13-the-real-world.html")
+                      "09-did-it-happen.html", "10-idempotency.html", "11-effect-with-the-ack.html", "12-capstone.html",
+                      "15-capacity-and-watching.html")
 
 
 def pyodide_step_seconds(browser, url: str, bundle: str) -> float:

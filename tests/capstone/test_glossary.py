@@ -5,7 +5,7 @@ The build checks that every link and #anchor exists; this checks the glossary's 
 import re
 from pathlib import Path
 
-GLOSSARY = Path(__file__).resolve().parents[2] / "content" / "14-glossary.md"
+GLOSSARY = Path(__file__).resolve().parents[2] / "content" / "18-glossary.md"
 ENTRY = re.compile(r"^\*\*(?P<term>[^*]+)\*\*")
 CHAPTER_LINK = re.compile(r"\]\((?:0\d|1[01])-[a-z-]+\.md(?:#[a-z0-9_-]+)?\)")
 
