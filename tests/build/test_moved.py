@@ -32,7 +32,8 @@ def test_a_renamed_page_leaves_a_forwarding_page_at_its_old_address(site):
     assert [src for tag, _, src in page.links if tag == "script"][0].startswith("assets/js/moved.js?v=")
     assert not page.inline_scripts   # the policy allows only the site's own files
     assert "script-src 'self'" in html
-    assert re.search(r'data-moved-to="03-end.html"', html)
+    assert re.search(r'<script src="assets/js/moved.js\?v=\w+" data-moved-to="03-end.html"', html)
+    assert html.index('<meta charset="utf-8">') < 1024
     assert _data(site / "02-end.html", "data-fragments") == {}
 
 

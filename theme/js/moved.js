@@ -1,10 +1,11 @@
 // An old address of a renamed or split page (builder/moved.py writes the page this runs in). It
 // forwards at once, with the address's ?query (a simulation's settings) and #fragment, which the
 // <noscript> refresh cannot keep: a fragment listed in data-fragments ("id": "page.html#id") went
-// to another part of a split page; any other goes to the first part, data-moved-to. A plain script
-// in <head>, so it runs before anything is drawn; replace() leaves the old address out of history.
+// to another part of a split page; any other goes to the first part, data-moved-to (both on this
+// script's own element). A plain script in <head>, so it runs before anything is drawn, and
+// document.currentScript is set; replace() leaves the old address out of history.
 (() => {
-  const root = document.documentElement;
+  const root = document.currentScript;   // its data-moved-to and data-fragments
   let fragments = {};
   try {
     fragments = JSON.parse(root.dataset.fragments || "{}");
