@@ -16,8 +16,8 @@ from ..engine.view import bad_if, chip, dash, key_item, per_second, secs, table,
 #               that kills still replays: the act itself is allowed)
 #   crash, supervisor           the fields "Crash chance per job" and "Restart dead workers" (ch. 8, 12)
 #   duplicate_emails, acks_refused          the figures of those names (chapters 4 and 5)
-# The casebook's controls, by the level that shows them: chapters 3 to 13 keep them
-# back, and a case's embed (content/19-casebook.md) shows the group it needs.
+# The casebook's controls, by the level that shows them: every chapter before the casebook
+# keeps them back, and a case's embed (content/19-casebook.md) shows the group it needs.
 EXTRAS = {"heartbeats": ("heartbeat", "grace", "duration_max"),
           "deploys": ("deploy_at", "shutdown_grace", "hand_back"),
           "poison": ("poison", "max_attempts", "cap_counts"),

@@ -297,7 +297,7 @@ class Queue:
     def fail(self, job, error, permanent=False):
         raise NotImplementedError("stage 2: write Queue.fail(job, error, permanent=False)")
 
-    # Optional reading: a heartbeat (chapter 5) and a clean shutdown. They work once
+    # Optional reading: a heartbeat (chapter 6) and a clean shutdown (chapter 7). They work once
     # _guarded() does (stage 3).
     def extend(self, job, lease=None):
         """Heartbeat: renew the job's lease to now + `lease` seconds (default: the queue's)
