@@ -25,7 +25,7 @@ PARAMS = (
     boolean("supervisor", "Restart dead workers", False,
             "A supervisor starts a fresh process 2 s after a worker dies.", live=True),
     choice("level", "Shows", "all", list(LEVELS),
-           "What the widget shows: `queue` keeps back what chapters 4 to 9 teach; the "
+           "What the widget shows: `queue` keeps back what chapters 4 to 12 teach; the "
            "casebook's levels add the controls of one case (a chapter's embed sets it; the "
            "run is the same either way).",
            labels={"queue": "the queue only", "all": "what the chapters teach",

@@ -59,7 +59,8 @@ def test_every_page_of_the_guide_says_the_number_its_file_name_says():
     assert not list(problems)
     for chapter in chapters:
         assert chapter.label == f"Chapter {int(chapter.source.split('-')[0])}", chapter
-    assert [c.label for c in chapters if c.source in ("11-glossary.md", "12-casebook.md")] == ["Chapter 11", "Chapter 12"]
+    names = [c.source.split("-", 1)[1] for c in chapters]
+    assert names.index("glossary.md") < names.index("casebook.md")   # the order its numbers once broke
 
 
 def test_was_chapter_names_only_an_old_place(tmp_path):

@@ -48,7 +48,7 @@ def test_the_skeletons_comments_state_contracts_and_do_not_dictate_the_reference
 
 
 def test_each_stage_has_a_folded_stuck_box_in_the_chapter_and_the_walk_through_comes_after_the_chaos():
-    chapter = (CAPSTONE.parents[1] / "content" / "09-capstone.md").read_text(encoding="utf-8")
+    chapter = (CAPSTONE.parents[1] / "content" / "12-capstone.md").read_text(encoding="utf-8")
     assert "Stuck on stage N?" in SKELETON.read_text(encoding="utf-8")   # the skeleton points there
     for stage in (1, 2, 3, 4):
         section = chapter.split(f"### Stage {stage}:", 1)[1].split("\n### When every stage passes", 1)[0]
@@ -60,7 +60,7 @@ def test_each_stage_has_a_folded_stuck_box_in_the_chapter_and_the_walk_through_c
 
 def test_each_stuck_box_grades_its_help_a_nudge_then_the_shape_then_the_code_each_folded():
     """A reader stuck on one detail opens a nudge, not the stage's answer."""
-    chapter = (CAPSTONE.parents[1] / "content" / "09-capstone.md").read_text(encoding="utf-8")
+    chapter = (CAPSTONE.parents[1] / "content" / "12-capstone.md").read_text(encoding="utf-8")
     steps = ["Step 1, a nudge", "Step 2, the shape", "Step 3, the code"]
     for stage in (1, 2, 3, 4):
         box = chapter.split(f"<summary>Stuck on stage {stage}? ", 1)[1]

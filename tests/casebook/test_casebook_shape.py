@@ -3,7 +3,7 @@ cause, and keeps the diagnosis folded until then; the replay comes after the fol
 import re
 from pathlib import Path
 
-CASEBOOK = Path(__file__).resolve().parents[2] / "content" / "12-casebook.md"
+CASEBOOK = Path(__file__).resolve().parents[2] / "content" / "19-casebook.md"
 QUESTION = "**Your diagnosis first:**"
 FOLD = '<details class="aside">\n<summary>The diagnosis'
 

@@ -1,4 +1,4 @@
-"""The casebook (content/12-casebook.md): each replayed incident's two embeds give the numbers the
+"""The casebook (content/19-casebook.md): each replayed incident's two embeds give the numbers the
 chapter quotes, the failure with the parameters as it happened and the correct outcome with the fix.
 
 The parameters are read from the chapter's own embeds, section by section, so the text and the test
@@ -11,7 +11,7 @@ import pytest
 
 from simulations import SIMULATIONS
 
-CHAPTER = Path(__file__).resolve().parents[2] / "content" / "12-casebook.md"
+CHAPTER = Path(__file__).resolve().parents[2] / "content" / "19-casebook.md"
 EMBED = re.compile(r"^```sim ([a-z-]+)(?: id=([a-z0-9-]+))?\n(.*?)\n---\n", re.S | re.M)
 
 

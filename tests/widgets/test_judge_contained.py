@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from tests.support.judge_probe import REAL_BUILTINS
 from tests.widgets.conftest import Sim, new_watched_page
 
-CHAPTER = "08-idempotency.html"
+CHAPTER = "10-idempotency.html"
 JUDGE = "sim-charge-handler"
 LONG = 90_000
 

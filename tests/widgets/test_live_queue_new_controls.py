@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import LONG, Sim
 
-CHAPTER = "12-casebook.html"
+CHAPTER = "19-casebook.html"
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The casebook's Akeneo case (content/12-casebook.md, "Ten daemons at once: Akeneo") replayed
+"""The casebook's Akeneo case (content/19-casebook.md, "Ten daemons at once: Akeneo") replayed
 through the race widget's own controls in real Chromium: ten workers on five jobs send 13 emails
 with the look-then-grab claim, four job rows end red; the atomic claim sends 5 and no row is
 flagged, as the chapter says. (Its "Workers set to 2 sends eight" is checked in Python, in
@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
 
-CHAPTER = "12-casebook.html"
+CHAPTER = "19-casebook.html"
 PLAYED = 120_000   # ms: 62 statements at 5x on a loaded 2-core machine, with room to spare
 
 
