@@ -1,0 +1,194 @@
+"""Two runs side by side: a run the reader kept, held at the moment the live run shows, and
+where the two part, in words.
+
+A kept run is its record (params, seed, the reader's moves): the simulations are deterministic,
+so it is re-created as a Timeline of its own in this same Python and survives whatever the reader
+does next to the live run: another setting (a new run), Reset, another action at another moment.
+The bridge (bridge.py) keeps one per widget id in `KEPT` and, while the reader compares, adds to
+every snapshot of that widget a "compare" key:
+
+    {"kept": the kept run's snapshot at the live run's moment (no events, no travel),
+     "kept_about", "live_about":  what sets each run apart: its settings and actions that the
+                                  other does not share, in words ("Claim: Atomic")
+     "differ":    where they part, in words (the first event that differs, with its time)
+     "moment":    the moment both pictures show, in words ("4.2 s")}
+
+Whether a run is kept shows in the snapshot's travel ("kept": true), as before.
+"""
+from .params import ParamError
+from .timeline import ACT, STEP
+from .timeline_view import action_words, show, words
+
+KEPT = {}                 # widget id -> Kept
+MAX_CATCH_UP = 50         # run() calls that may bring the live run to the kept run's end
+
+
+class Kept:
+    """A run kept to compare with, and whether the page is showing the comparison."""
+
+    def __init__(self, line):
+        self.line = line.fork(len(line.moves))   # the whole run, whatever moment is shown
+        self.showing = False
+        self.trail = Trail(self.line)
+        self.trail.advance(self.line)
+        self.live_trail = None                   # the live run's events, followed as it grows
+        self.shown = None                        # (position, snapshot) last shown
+
+    def at_moment(self, moment):
+        """The kept run's snapshot at `moment` (seconds): its last position at or before it."""
+        at = self.line.position_at(moment)
+        if self.shown is None or self.shown[0] != at:
+            self.line.seek(at)
+            snapshot = self.line.sim.snapshot()
+            snapshot["events"], snapshot["events_dropped"] = [], 0
+            self.shown = (at, snapshot)
+        return self.shown[1]
+
+    def live_events(self, line):
+        """The live run's events, as far as its branch is recorded (a Trail kept between calls
+        and started again when the live run is another run or another branch)."""
+        trail = self.live_trail
+        if trail is None or not trail.follows(line):
+            trail = self.live_trail = Trail(line)
+        trail.advance(line)
+        return trail.events
+
+
+class Trail:
+    """The events of a Timeline's branch, replayed in a simulation of its own: (time, text)."""
+
+    def __init__(self, line):
+        self.kind, self.params, self.seed = line.kind, dict(line.params), line.seed
+        self.moves = []            # the moves replayed so far
+        self.sim = line.kind(line.params, line.seed)
+        self.sim._events.clear()
+        self.events = []
+
+    def follows(self, line):
+        """Whether `line` is this run with perhaps more moves after those replayed."""
+        return (line.kind is self.kind and line.params == self.params and line.seed == self.seed
+                and line.moves[:len(self.moves)] == self.moves)
+
+    def advance(self, line):
+        """Replay the moves of `line`'s branch not replayed yet, keeping their events."""
+        for move in line.moves[len(self.moves):]:
+            if move[0] == STEP:
+                self.sim.step()
+            elif move[0] == ACT:
+                self.sim.act(move[1], **move[2])
+            else:
+                self.sim.run(move[1])
+            self.events.extend((event["time"], event["text"]) for event in self.sim._events)
+            self.sim._events.clear()
+            self.moves.append(move)
+
+
+def keep(sim_id, line):
+    """Keep the whole run of `line` for widget `sim_id` (replacing one kept before); its words."""
+    old = KEPT.get(sim_id)
+    KEPT[sim_id] = Kept(line)
+    KEPT[sim_id].showing = bool(old and old.showing)
+    return (f"Kept this run, to {words(line.kind, line.times[len(line.moves)])}. Now change "
+            "anything (a setting, an action, the moment you act) and compare the two runs.")
+
+
+def compare(sim_id, line, on=True):
+    """Show (on) or stop showing the comparison for `sim_id`. Turning it on brings a live run
+    that ends before the kept one and has no more reader's actions on to the kept run's end (as
+    Play would), so both pictures stand at the same moment. Returns what to say.
+    Raises ParamError when no run is kept."""
+    kept = KEPT.get(sim_id)
+    if kept is None:
+        raise ParamError("compare", "there is no kept run: keep one first")
+    kept.showing = bool(on)
+    if not on:
+        return "Stopped comparing; the kept run is still kept."
+    end = kept.line.times[len(kept.line.moves)]
+    if line.at == len(line.moves) and line.times[line.at] < end and not line.sim.finished:
+        for _ in range(MAX_CATCH_UP):
+            if line.run(end):
+                break
+    return f"Comparing the kept run with this one, at {words(line.kind, line.times[line.at])}."
+
+
+def forget(sim_id):
+    """The widget is gone (destroy): its kept run goes too."""
+    KEPT.pop(sim_id, None)
+
+
+def attach(sim_id, line, snapshot):
+    """Mark `snapshot` (of `line`, widget `sim_id`) with what the comparison shows; in place."""
+    kept = KEPT.get(sim_id)
+    if "travel" in snapshot:
+        snapshot["travel"]["kept"] = kept is not None
+        snapshot["travel"]["comparing"] = bool(kept and kept.showing)
+    if kept is None or not kept.showing:
+        return snapshot
+    moment = line.times[line.at]
+    kept_about, live_about = about(kept.line, line)
+    snapshot["compare"] = {"kept": kept.at_moment(moment), "kept_about": kept_about,
+                           "live_about": live_about, "moment": words(line.kind, moment),
+                           "differ": differ(line.kind, kept.trail.events, kept.live_events(line),
+                                            (kept.line.times[-1], line.times[len(line.moves)]))}
+    return snapshot
+
+
+def about(kept, live):
+    """What sets each run apart, in words: (kept's, live's). Its settings the other does not
+    share ("Claim: Look, then grab"), then its reader's actions if they differ."""
+    mine, yours = [], []
+    if kept.kind is live.kind:
+        left, right = kept.sim.params, live.sim.params
+        for spec in kept.kind.PARAMS:
+            name = spec["name"]
+            if left.get(name) != right.get(name):
+                mine.append(f"{spec['label']}: {value_words(spec, left.get(name))}")
+                yours.append(f"{spec['label']}: {value_words(spec, right.get(name))}")
+    acts = [actions(kept), actions(live)]
+    if acts[0] != acts[1]:
+        mine.append(acts[0] or "none of your actions")
+        yours.append(acts[1] or "none of your actions")
+    if not mine:
+        return "the same settings and actions", "the same settings and actions"
+    return "; ".join(mine), "; ".join(yours)
+
+
+def actions(line):
+    """The reader's actions on a branch in words: "kill worker 2 at 1.5 s, ..." ("" for none)."""
+    said = [f"{action_words(line.kind, move[1], move[2])} at {words(line.kind, line.times[at])}"
+            for at, move in enumerate(line.moves) if move[0] == ACT]
+    if len(said) > 3:
+        said = [*said[:3], f"{len(said) - 3:,} more"]
+    return ", ".join(said)
+
+
+def value_words(spec, value):
+    """A setting's value as its field shows it: a menu's words, on/off, 10 for 10.0."""
+    if spec["type"] == "choice":
+        return spec.get("labels", {}).get(value, str(value))
+    if spec["type"] == "bool":
+        return "on" if value else "off"
+    return show(value)
+
+
+def differ(kind, kept, live, ends):
+    """Where two runs' events (lists of (time, text)) part, in words; `ends`: the time (seconds)
+    each run has reached, (kept's, live's), since a run that stops earlier has not parted yet."""
+    for left, right in zip(kept, live):
+        if left != right:
+            when = words(kind, min(left[0], right[0]))
+            if left[0] == right[0]:
+                return f"They part at {when}: in the kept run, {left[1]}; in this run, {right[1]}."
+            return (f"They part at {when}: in the kept run, at {words(kind, left[0])}, {left[1]}; "
+                    f"in this run, at {words(kind, right[0])}, {right[1]}.")
+    if len(kept) == len(live):
+        return "Nothing differs in what happened, as far as both runs go."
+    names = ("the kept run", "this run")
+    longer = 0 if len(kept) > len(live) else 1
+    shorter = 1 - longer
+    when, text = (kept, live)[longer][len((kept, live)[shorter])]
+    if when <= ends[shorter]:
+        return (f"They part at {words(kind, when)}: in {names[longer]}, {text}; in "
+                f"{names[shorter]}, nothing happens then.")
+    return (f"The same events as far as {names[shorter]} goes (to {words(kind, ends[shorter])}); "
+            f"{names[longer]} goes on: at {words(kind, when)}, {text}.")
