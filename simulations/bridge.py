@@ -163,7 +163,7 @@ def _compared(sim_id, reply):
 
 
 def _keep(line, request):
-    said = kept_runs.keep(request["id"], line)
+    said = kept_runs.keep(request["id"], line, request.get("as", "kept"))
     return {"kept": said, "snapshot": line.snapshot()}
 
 

@@ -8,6 +8,7 @@ The bridge (bridge.py) keeps one per widget id in `KEPT` and, while the reader c
 every snapshot of that widget a "compare" key:
 
     {"kept": the kept run's snapshot at the live run's moment (no events, no travel),
+     "kept_name", "live_name":    what the two pictures are called ("The kept run", "This run")
      "kept_about", "live_about":  what sets each run apart: its settings and actions that the
                                   other does not share, in words ("Claim: Atomic")
      "differ":    where they part, in words (the first event that differs, with its time)
@@ -20,14 +21,18 @@ from .timeline import ACT, STEP
 from .timeline_view import action_words, show, words
 
 KEPT = {}                 # widget id -> Kept
-MAX_CATCH_UP = 50         # run() calls that may bring the live run to the kept run's end
+MAX_CATCH_UP = 50         # run() calls that may bring one run to the other's moment
+NAMES = {"kept": ("The kept run", "This run"),       # what each picture is called
+         "incident": ("The incident", "The fix")}    # a casebook's pair (docs/authoring.md)
 
 
 class Kept:
     """A run kept to compare with, and whether the page is showing the comparison."""
 
-    def __init__(self, line):
+    def __init__(self, line, names="kept"):
         self.line = line.fork(len(line.moves))   # the whole run, whatever moment is shown
+        self.names = NAMES[names]
+        self.over = self.line.sim.finished       # nothing more to play on to
         self.showing = False
         self.trail = Trail(self.line)
         self.trail.advance(self.line)
@@ -35,8 +40,19 @@ class Kept:
         self.shown = None                        # (position, snapshot) last shown
 
     def at_moment(self, moment):
-        """The kept run's snapshot at `moment` (seconds): its last position at or before it."""
-        at = self.line.position_at(moment)
+        """The kept run's snapshot at `moment` (seconds): its last position at or before it.
+        A kept run that ends earlier and is not over is played on to it (its reader's actions
+        all came before its end, so this is what Play would have shown)."""
+        line = self.line
+        if moment > line.times[-1] and not self.over:
+            if line.at != len(line.moves):
+                line.seek(len(line.moves))
+            for _ in range(MAX_CATCH_UP):
+                if line.run(moment):
+                    break
+            self.trail.advance(line)
+            self.over = line.sim.finished
+        at = line.position_at(moment)
         if self.shown is None or self.shown[0] != at:
             self.line.seek(at)
             snapshot = self.line.sim.snapshot()
@@ -83,10 +99,13 @@ class Trail:
             self.moves.append(move)
 
 
-def keep(sim_id, line):
-    """Keep the whole run of `line` for widget `sim_id` (replacing one kept before); its words."""
+def keep(sim_id, line, names="kept"):
+    """Keep the whole run of `line` for widget `sim_id` (replacing one kept before); its words.
+    `names`: a key of NAMES, what the two pictures are called. ParamError for another."""
+    if names not in NAMES:
+        raise ParamError("as", f"must be one of {', '.join(NAMES)}")
     old = KEPT.get(sim_id)
-    KEPT[sim_id] = Kept(line)
+    KEPT[sim_id] = Kept(line, names)
     KEPT[sim_id].showing = bool(old and old.showing)
     return (f"Kept this run, to {words(line.kind, line.times[len(line.moves)])}. Now change "
             "anything (a setting, an action, the moment you act) and compare the two runs.")
@@ -127,6 +146,7 @@ def attach(sim_id, line, snapshot):
     moment = line.times[line.at]
     kept_about, live_about = about(kept.line, line)
     snapshot["compare"] = {"kept": kept.at_moment(moment), "kept_about": kept_about,
+                           "kept_name": kept.names[0], "live_name": kept.names[1],
                            "live_about": live_about, "moment": words(line.kind, moment),
                            "differ": differ(line.kind, kept.trail.events, kept.live_events(line),
                                             (kept.line.times[-1], line.times[len(line.moves)]))}

@@ -105,3 +105,18 @@ def test_a_run_that_stops_earlier_has_not_parted_yet():
                                                     "statements, A acks job 1.")
     assert differ(Race, live, kept, (2.0, 2.0)) == ("They part at 2 statements: in the kept run, A acks "
                                                     "job 1; in this run, nothing happens then.")
+
+
+def test_a_pair_kept_at_its_start_plays_on_beside_the_fix():
+    """A casebook pair (docs/authoring.md, `compare:`): the incident kept at its start, the fix
+    live; the incident is played on to whatever moment the fix shows, under the pair's names."""
+    call(op="create", id="k", sim="crash-timing", params={"policy": "ack-before-work", "crash": "after-ack"})
+    call(op="keep", id="k", **{"as": "incident"})
+    call(op="create", id="k", sim="crash-timing", params={"policy": "ack-after-work", "crash": "after-claim"})
+    start = compared("k")["compare"]
+    assert (start["kept_name"], start["live_name"]) == ("The incident", "The fix")
+    assert start["kept"]["time"] == 0
+    end = run_to_end("k")
+    assert end["compare"]["kept"]["finished"] and end["compare"]["kept"]["outcome"] != end["outcome"]
+    assert "0 emails" in end["compare"]["kept"]["outcome"] or "lost" in end["compare"]["kept"]["outcome"].lower()
+    assert call(op="keep", id="k", **{"as": "whatever"})["error"]["field"] == "as"
