@@ -149,7 +149,8 @@ def attach(sim_id, line, snapshot):
                            "kept_name": kept.names[0], "live_name": kept.names[1],
                            "live_about": live_about, "moment": words(line.kind, moment),
                            "differ": differ(line.kind, kept.trail.events, kept.live_events(line),
-                                            (kept.line.times[-1], line.times[len(line.moves)]))}
+                                            (kept.line.times[-1], line.times[len(line.moves)]),
+                                            kept.names)}
     return snapshot
 
 
@@ -191,19 +192,20 @@ def value_words(spec, value):
     return show(value)
 
 
-def differ(kind, kept, live, ends):
+def differ(kind, kept, live, ends, names=NAMES["kept"]):
     """Where two runs' events (lists of (time, text)) part, in words; `ends`: the time (seconds)
-    each run has reached, (kept's, live's), since a run that stops earlier has not parted yet."""
+    each run has reached, (kept's, live's), since a run that stops earlier has not parted yet;
+    `names`: what the two runs are called (NAMES)."""
+    names = tuple(name[0].lower() + name[1:] for name in names)
     for left, right in zip(kept, live):
         if left != right:
             when = words(kind, min(left[0], right[0]))
             if left[0] == right[0]:
-                return f"They part at {when}: in the kept run, {left[1]}; in this run, {right[1]}."
-            return (f"They part at {when}: in the kept run, at {words(kind, left[0])}, {left[1]}; "
-                    f"in this run, at {words(kind, right[0])}, {right[1]}.")
+                return f"They part at {when}: in {names[0]}, {left[1]}; in {names[1]}, {right[1]}."
+            return (f"They part at {when}: in {names[0]}, at {words(kind, left[0])}, {left[1]}; "
+                    f"in {names[1]}, at {words(kind, right[0])}, {right[1]}.")
     if len(kept) == len(live):
         return "Nothing differs in what happened, as far as both runs go."
-    names = ("the kept run", "this run")
     longer = 0 if len(kept) > len(live) else 1
     shorter = 1 - longer
     when, text = (kept, live)[longer][len((kept, live)[shorter])]

@@ -117,6 +117,7 @@ def test_a_pair_kept_at_its_start_plays_on_beside_the_fix():
     assert (start["kept_name"], start["live_name"]) == ("The incident", "The fix")
     assert start["kept"]["time"] == 0
     end = run_to_end("k")
+    assert end["compare"]["differ"].startswith("They part at 0.25 s: in the incident, at 0.5 s, A acks")
     assert end["compare"]["kept"]["finished"] and end["compare"]["kept"]["outcome"] != end["outcome"]
     assert "0 emails" in end["compare"]["kept"]["outcome"] or "lost" in end["compare"]["kept"]["outcome"].lower()
     assert call(op="keep", id="k", **{"as": "whatever"})["error"]["field"] == "as"
