@@ -11,11 +11,12 @@
 
 import { DiesSlider } from "./crash-timing-dies.js";
 import { el, seconds, setAttr, setText } from "./dom.js";
-import { drawView } from "./view.js";
+import { drawKey, drawView } from "./view.js";
 import { Widget } from "./widget.js";
 
 export default class CrashTimingWidget extends Widget {
   static vocabulary = { crash: ["worker"] };
+  static picture = ".ct-lanes";   // what a comparison shows twice (compare.js)
 
   constructor(root, python) {
     super(root, python);
@@ -59,6 +60,23 @@ export default class CrashTimingWidget extends Widget {
     }
     this.drawResult(s);
     drawView(this.body, s.view);   // the job's row and the effects in words (crash_timing/view.py)
+  }
+
+  /** The kept run's copy of the lanes (compare.js): no slider of its own, drawn afresh. */
+  twinReady(twin) {
+    twin.dies = { draw() {} };
+    twin.lanesKey = null;
+  }
+
+  drawTwin(twin, s) {
+    twin.drawLanes(s);
+    drawKey(twin.body, s.view);
+  }
+
+  /** The lanes moved into a comparison or back: their marks are placed for the new width. */
+  pictureMoved() {
+    this.lanesKey = null;
+    if (this.snapshot) this.refresh();
   }
 
   drawStrip(s) {

@@ -9,6 +9,7 @@
 // data-sim and data-state = idle | loading | ready | error; every control is a real button,
 // input or select with a name a person would understand.
 
+import { Compare } from "./compare.js";
 import { Drawing } from "./drawing.js";
 import { el, setText } from "./dom.js";
 import { EventLog } from "./event-log.js";
@@ -65,6 +66,7 @@ export class Widget {
     }
     this.bindBuiltIns();
     this.bindTimeTravel();   // Step back and the timeline slider (timetravel.js)
+    this.bindCompare();      // two runs side by side (compare.js)
     python.addEventListener("loading", () => {   // another widget's Try again: this one comes too
       if (this.state !== "error") return;
       this.setState("loading");
@@ -279,7 +281,7 @@ export class Widget {
 }
 
 // The methods of each concern, mixed in (getters too).
-for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild]) {
+for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild, Compare]) {
   for (const name of Object.getOwnPropertyNames(concern.prototype)) {
     if (name === "constructor") continue;
     Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(concern.prototype, name));
