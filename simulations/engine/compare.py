@@ -12,7 +12,9 @@ every snapshot of that widget a "compare" key:
      "kept_about", "live_about":  what sets each run apart: its settings and actions that the
                                   other does not share, in words ("Claim: Atomic")
      "differ":    where they part, in words (the first event that differs, with its time)
-     "moment":    the moment both pictures show, in words ("4.2 s")}
+     "moment":    the moment both pictures show, in words ("4.2 s"), and "kept_moment", the
+                  kept run's: the same, except beside a live run that is over, when the kept
+                  run is shown at its own end (a finished run's picture stands still)}
 
 Whether a run is kept shows in the snapshot's travel ("kept": true), as before.
 """
@@ -23,7 +25,7 @@ from .timeline_view import action_words, show, words
 KEPT = {}                 # widget id -> Kept
 MAX_CATCH_UP = 50         # run() calls that may bring one run to the other's moment
 NAMES = {"kept": ("The kept run", "This run"),       # what each picture is called
-         "incident": ("The incident", "The fix")}    # a casebook's pair (docs/authoring.md)
+         "fix": ("The fix", "The incident")}         # a casebook's pair (docs/authoring.md)
 
 
 class Kept:
@@ -33,6 +35,7 @@ class Kept:
         self.line = line.fork(len(line.moves))   # the whole run, whatever moment is shown
         self.names = NAMES[names]
         self.over = self.line.sim.finished       # nothing more to play on to
+        self.played_out = False                  # played on to its end once (end())
         self.showing = False
         self.trail = Trail(self.line)
         self.trail.advance(self.line)
@@ -59,6 +62,21 @@ class Kept:
             snapshot["events"], snapshot["events_dropped"] = [], 0
             self.shown = (at, snapshot)
         return self.shown[1]
+
+    def end(self):
+        """The time (seconds) the kept run ends when played on to its end (at most MAX_CATCH_UP
+        run() calls, once): shown beside a live run that is over, whose picture stands still."""
+        line = self.line
+        if not self.over and not self.played_out:
+            self.played_out = True
+            if line.at != len(line.moves):
+                line.seek(len(line.moves))
+            for _ in range(MAX_CATCH_UP):
+                if line.run(line.times[-1] + 3600) and line.sim.finished:
+                    break
+            self.trail.advance(line)
+            self.over = line.sim.finished
+        return line.times[-1]
 
     def live_events(self, line):
         """The live run's events, as far as its branch is recorded (a Trail kept between calls
@@ -143,9 +161,12 @@ def attach(sim_id, line, snapshot):
         snapshot["travel"]["comparing"] = bool(kept and kept.showing)
     if kept is None or not kept.showing:
         return snapshot
-    moment = line.times[line.at]
+    moment = kept_moment = line.times[line.at]
+    if line.at == len(line.moves) and line.sim.finished:   # nothing more happens in this run
+        kept_moment = max(moment, kept.end())
     kept_about, live_about = about(kept.line, line)
-    snapshot["compare"] = {"kept": kept.at_moment(moment), "kept_about": kept_about,
+    snapshot["compare"] = {"kept": kept.at_moment(kept_moment), "kept_about": kept_about,
+                           "kept_moment": words(line.kind, kept_moment),
                            "kept_name": kept.names[0], "live_name": kept.names[1],
                            "live_about": live_about, "moment": words(line.kind, moment),
                            "differ": differ(line.kind, kept.trail.events, kept.live_events(line),

@@ -89,7 +89,7 @@ def test_a_kept_run_and_a_branch_are_compared_side_by_side():
     call(op="step", id="w", count=30)
     reply = call(op="compare", id="w")
     shown = reply["snapshot"]["compare"]
-    assert shown["moment"] == "3.2 s" and shown["kept"]["time"] == 0.5   # the kept run's end
+    assert shown["moment"] == "3.2 s" and shown["kept"]["time"] > 0.5   # played on past its end
     assert shown["kept_about"] == "none of your actions"
     assert shown["live_about"] == "kill worker 1 at 0.2 s"
     assert shown["differ"].startswith("They part at 0.2 s: ")

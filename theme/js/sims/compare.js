@@ -26,6 +26,14 @@ export class Compare {
     return reply;
   }
 
+  /** A pair's fix created and kept, before the incident (the chapter's run) is created in its
+      place (widget.js, boot). False when Python refused it (said). */
+  async keepFix() {
+    const made = await this.send({ op: "create", sim: this.sim, params: { ...this.fix } });
+    const reply = made.ok ? await this.send({ op: "keep", as: "fix" }) : made;
+    return reply.ok || this.refused(reply);
+  }
+
   /** Show the two runs (or stop showing them: the kept run stays kept). */
   async toggleCompare(on = !this.snapshot?.travel?.comparing) {
     this.pause();
@@ -52,7 +60,7 @@ export class Compare {
     if (!shown) return this.endPair();
     const pair = this.pair || this.startPair();
     if (!pair) return;
-    setText(pair.keptName, `${shown.kept_name}, at ${shown.moment}`);
+    setText(pair.keptName, `${shown.kept_name}, at ${shown.kept_moment}`);
     setText(pair.keptAbout, shown.kept_about);
     setText(pair.liveName, `${shown.live_name}, at ${shown.moment}`);
     setText(pair.liveAbout, shown.live_about);
@@ -84,9 +92,16 @@ export class Compare {
     };
     const kept = side("kept");
     const live = side("live");
+    // The copy's parts are renamed, so that the live widget (and a reader's tools) never find
+    // them, and it comes after the live picture in the page, so that a query for the first of a
+    // kind (view.js's key, caption) finds the live one; the kept run is shown first (CSS order).
     const copy = picture.cloneNode(true);
     for (const node of [copy, ...copy.querySelectorAll("*")]) {   // one of each id on the page
       for (const attribute of ["id", "aria-labelledby", "aria-describedby"]) node.removeAttribute(attribute);
+      if (node.dataset.part) {
+        node.dataset.twinPart = node.dataset.part;
+        delete node.dataset.part;
+      }
     }
     const slot = el("div", { class: "sim-pair-picture", inert: true, "aria-hidden": "true" }, copy);
     kept.box.append(slot, kept.outcome);
@@ -94,11 +109,12 @@ export class Compare {
     picture.before(home);
     live.box.append(picture, live.outcome);
     const differ = el("p", { class: "sim-pair-differ", dataset: { part: "compare-words" } });
-    const box = el("section", { class: "sim-pair", "aria-label": "Two runs compared" }, differ,
-      el("div", { class: "sim-pair-runs" }, kept.box, live.box));
+    const box = el("section", { class: "sim-pair", "aria-label": "Two runs compared", dataset: { pair: this.fix ? "fix" : "kept" } }, differ,
+      el("div", { class: "sim-pair-runs" }, live.box, kept.box));
     home.after(box);
     const twin = Object.create(this);   // the widget's own drawing, into the copy
     twin.body = slot;
+    twin.part = (name) => slot.querySelector(`[data-twin-part="${name}"]`);
     this.twinReady(twin, copy);
     this.pair = { box, home, picture, twin, differ, drawn: null,
                   keptName: kept.name, keptAbout: kept.about, keptOutcome: kept.outcome,

@@ -35,6 +35,9 @@ export class Widget {
     this.body = root.querySelector(".sim-widget");
     this.paramNames = (this.body.dataset.paramNames || "").split(" ").filter(Boolean);
     this.chapter = { ...parseJSON(root.dataset.params), seed: Number(root.dataset.seed) || 0 };
+    // A before/after pair (data-compare: the fix's settings): the fix is kept and the chapter's run
+    // (the incident) is live beside it, compared from the start (compare.js).
+    this.fix = root.dataset.compare ? parseJSON(root.dataset.compare) : null;
     this.params = { ...this.chapter };
     // Everything a widget keeps, declared here (a widget module adds only its own drawing state).
     this.snapshot = null;    // the latest snapshot drawn
@@ -167,6 +170,7 @@ export class Widget {
     this.link = null;
     let params = { ...this.chapter };
     if (link) params = { ...params, ...link.params };
+    if (this.fix && !(await this.keepFix())) return;
     let reply = await this.send({ op: "create", sim: this.sim, params });
     let replay = link;
     if (!reply.ok && link && reply.error.type === "ParamError") {
@@ -177,6 +181,8 @@ export class Widget {
     }
     if (!reply.ok) return this.refused(reply);
     this.params = params;
+    if (this.fix) reply = await this.send({ op: "compare", on: true });   // the pair, side by side
+    if (!reply.ok) return this.refused(reply);
     if (!replay) this.setState("ready");   // then the first frame is drawn once, ready to use
     this.started(reply.snapshot);
     if (replay) {
