@@ -190,31 +190,40 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
     env["sims"].append(name)
 
 
-def _pair(env: dict, line: int | None, name: str, cls, params: dict, seed: int, text: str) -> dict | None:
-    """The second run of a pair from its `compare:` words (`id=popped-ack-after policy=...`):
-    {id, params (the first run's, with these on top), seed, ending}, or None (reported)."""
-    known = set(param_names(cls)) | {"seed"}
+def pair_words(text: str) -> tuple[str | None, dict[str, str]]:
+    """A `compare:` line's words -> (the fix's declared id or None, {parameter: value as written}).
+    Raises ValueError naming the word that is not `name=value`, a bad id, or no parameter."""
     ident, changes = None, {}
     for word in text.split():
         match = PAIR_WORD.match(word)
         if not match:
-            report(env, line, f"compare: {word!r} is not name=value (e.g. compare: id=the-fix policy=ack-after-work)")
-            return None
-        key, value = match["name"], match["value"]
-        if key == "id":
+            raise ValueError(f"{word!r} is not name=value (e.g. compare: id=the-fix policy=ack-after-work)")
+        if match["name"] == "id":
             declared = DECLARED_ID.match(word)
             if not declared:
-                report(env, line, f"compare: id {value!r}: lower-case letters, digits and '-'")
-                return None
+                raise ValueError(f"id {match['value']!r}: lower-case letters, digits and '-'")
             ident = declared["id"]
-        elif key not in known:
-            report(env, line, f"compare: {key!r} is not a parameter of {name} (known: {', '.join(sorted(known))})")
-            return None
         else:
-            changes[key] = scalar(value)
+            changes[match["name"]] = match["value"]
     if not changes:
-        report(env, line, "compare: name at least one parameter the second run changes")
+        raise ValueError("name at least one parameter the second run changes")
+    return ident, changes
+
+
+def _pair(env: dict, line: int | None, name: str, cls, params: dict, seed: int, text: str) -> dict | None:
+    """The second run of a pair from its `compare:` words (`id=popped-ack-after policy=...`):
+    {id, params (the first run's, with these on top), seed, ending}, or None (reported)."""
+    try:
+        ident, written = pair_words(text)
+    except ValueError as error:
+        report(env, line, f"compare: {error}")
         return None
+    known = set(param_names(cls)) | {"seed"}
+    unknown = sorted(set(written) - known)
+    if unknown:
+        report(env, line, f"compare: {unknown[0]!r} is not a parameter of {name} (known: {', '.join(sorted(known))})")
+        return None
+    changes = {key: scalar(value) for key, value in written.items()}
     pair_seed = changes.pop("seed", seed)
     pair_params = {**params, **changes}
     if _start(env, line, name, cls, pair_params, pair_seed) is None:
