@@ -10,9 +10,8 @@ from tests.widgets.conftest import LONG, Sim
 
 def pictures(sim):
     """The two pictures' boxes, the kept run's first: their bounding boxes, once both are drawn."""
-    runs = sim.root.locator(".sim-pair-run")
-    expect(runs).to_have_count(2, timeout=LONG)
-    return [runs.nth(0).bounding_box(), runs.nth(1).bounding_box()]
+    expect(sim.root.locator(".sim-pair-run")).to_have_count(2, timeout=LONG)
+    return [sim.root.locator(f".sim-pair-run[data-run={run}]").bounding_box() for run in ("kept", "live")]
 
 
 def side_by_side(sim, picture):

@@ -109,7 +109,7 @@ export class Compare {
     picture.before(home);
     live.box.append(picture, live.outcome);
     const differ = el("p", { class: "sim-pair-differ", dataset: { part: "compare-words" } });
-    const box = el("section", { class: "sim-pair", "aria-label": "Two runs compared", dataset: { pair: this.fix ? "fix" : "kept" } }, differ,
+    const box = el("div", { class: "sim-pair", role: "group", "aria-label": "Two runs compared", dataset: { pair: this.fix ? "fix" : "kept" } }, differ,
       el("div", { class: "sim-pair-runs" }, live.box, kept.box));
     home.after(box);
     const twin = Object.create(this);   // the widget's own drawing, into the copy
