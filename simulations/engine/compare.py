@@ -40,6 +40,7 @@ class Kept:
         self.trail = Trail(self.line)
         self.trail.advance(self.line)
         self.live_trail = None                   # the live run's events, followed as it grows
+        self.parted = None                       # where they part, once an event differs
         self.shown = None                        # (position, snapshot) last shown
 
     def at_moment(self, moment):
@@ -53,12 +54,14 @@ class Kept:
             for _ in range(MAX_CATCH_UP):
                 if line.run(moment):
                     break
-            self.trail.advance(line)
+            if self.parted is None:
+                self.trail.advance(line)
             self.over = line.sim.finished
         at = line.position_at(moment)
         if self.shown is None or self.shown[0] != at:
-            self.line.seek(at)
-            snapshot = self.line.sim.snapshot()
+            if line.at != at:   # (seeking where it stands would replay from a checkpoint)
+                line.seek(at)
+            snapshot = line.sim.snapshot()
             snapshot["events"], snapshot["events_dropped"] = [], 0
             self.shown = (at, snapshot)
         return self.shown[1]
@@ -74,18 +77,29 @@ class Kept:
             for _ in range(MAX_CATCH_UP):
                 if line.run(line.times[-1] + 3600) and line.sim.finished:
                     break
-            self.trail.advance(line)
+            if self.parted is None:
+                self.trail.advance(line)
             self.over = line.sim.finished
         return line.times[-1]
 
-    def live_events(self, line):
-        """The live run's events, as far as its branch is recorded (a Trail kept between calls
-        and started again when the live run is another run or another branch)."""
+    def differ(self, line):
+        """Where the kept run and the live `line` part, in words. The live run's events are
+        followed by a Trail kept between calls (started again when the live run is another run
+        or another branch); once an event differs, neither trail is replayed further (what comes
+        after cannot move the first difference)."""
         trail = self.live_trail
         if trail is None or not trail.follows(line):
             trail = self.live_trail = Trail(line)
+            self.parted = None   # the kept run's trail stays: its run only ever grows
+        if self.parted:
+            return self.parted
+        self.trail.advance(self.line)
         trail.advance(line)
-        return trail.events
+        said, parted = differ(line.kind, self.trail.events, trail.events,
+                              (self.line.times[-1], line.times[len(line.moves)]), self.names)
+        if parted:
+            self.parted = said
+        return said
 
 
 class Trail:
@@ -169,9 +183,7 @@ def attach(sim_id, line, snapshot):
                            "kept_moment": words(line.kind, kept_moment),
                            "kept_name": kept.names[0], "live_name": kept.names[1],
                            "live_about": live_about, "moment": words(line.kind, moment),
-                           "differ": differ(line.kind, kept.trail.events, kept.live_events(line),
-                                            (kept.line.times[-1], line.times[len(line.moves)]),
-                                            kept.names)}
+                           "differ": kept.differ(line)}
     return snapshot
 
 
@@ -214,24 +226,24 @@ def value_words(spec, value):
 
 
 def differ(kind, kept, live, ends, names=NAMES["kept"]):
-    """Where two runs' events (lists of (time, text)) part, in words; `ends`: the time (seconds)
-    each run has reached, (kept's, live's), since a run that stops earlier has not parted yet;
-    `names`: what the two runs are called (NAMES)."""
+    """Where two runs' events (lists of (time, text)) part: (words, whether two events differ).
+    `ends`: the time (seconds) each run has reached, (kept's, live's), since a run that stops
+    earlier has not parted yet; `names`: what the two runs are called (NAMES)."""
     names = tuple(name[0].lower() + name[1:] for name in names)
     for left, right in zip(kept, live):
         if left != right:
             when = words(kind, min(left[0], right[0]))
             if left[0] == right[0]:
-                return f"They part at {when}: in {names[0]}, {left[1]}; in {names[1]}, {right[1]}."
+                return f"They part at {when}: in {names[0]}, {left[1]}; in {names[1]}, {right[1]}.", True
             return (f"They part at {when}: in {names[0]}, at {words(kind, left[0])}, {left[1]}; "
-                    f"in {names[1]}, at {words(kind, right[0])}, {right[1]}.")
+                    f"in {names[1]}, at {words(kind, right[0])}, {right[1]}."), True
     if len(kept) == len(live):
-        return "Nothing differs in what happened, as far as both runs go."
+        return "Nothing differs in what happened, as far as both runs go.", False
     longer = 0 if len(kept) > len(live) else 1
     shorter = 1 - longer
     when, text = (kept, live)[longer][len((kept, live)[shorter])]
-    if when <= ends[shorter]:
+    if when <= ends[shorter]:   # (not settled: the shorter run may yet do something then)
         return (f"They part at {words(kind, when)}: in {names[longer]}, {text}; in "
-                f"{names[shorter]}, nothing happens then.")
+                f"{names[shorter]}, nothing happens then."), False
     return (f"The same events as far as {names[shorter]} goes (to {words(kind, ends[shorter])}); "
-            f"{names[longer]} goes on: at {words(kind, when)}, {text}.")
+            f"{names[longer]} goes on: at {words(kind, when)}, {text}."), False

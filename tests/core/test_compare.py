@@ -105,9 +105,11 @@ def test_a_run_that_stops_earlier_has_not_parted_yet():
     kept, live = [(0.0, "A claims job 1")], [(0.0, "A claims job 1"), (2.0, "A acks job 1")]
     assert differ(Race, kept, live, (0.0, 2.0)) == ("The same events as far as the kept run goes "
                                                     "(to 0 statements); this run goes on: at 2 "
-                                                    "statements, A acks job 1.")
+                                                    "statements, A acks job 1.", False)
     assert differ(Race, live, kept, (2.0, 2.0)) == ("They part at 2 statements: in the kept run, A acks "
-                                                    "job 1; in this run, nothing happens then.")
+                                                    "job 1; in this run, nothing happens then.", False)
+    assert differ(Race, live, [(0.0, "A claims job 1"), (2.0, "B acks job 1")], (2.0, 2.0)) == (
+        "They part at 2 statements: in the kept run, A acks job 1; in this run, B acks job 1.", True)
 
 
 def test_a_pair_kept_at_its_start_plays_on_beside_the_incident():
