@@ -82,7 +82,7 @@ def test_drop_lock_button_and_a_worker_that_carries_on_or_stops(page):
 
 def test_ack_early_loses_the_jobs_of_killed_workers(page):
     sim = Sim(page, id="sim-sidekiq-basic-fetch").start()     # the pair's fix: super_fetch
-    sim.field("What would change if…").check()
+    field(sim, "What would change if…").check()
     restarted(sim, "What would change if… is now on")           # nothing lost
     play_to_the_end(sim, "6 of 6 jobs done, 6 emails sent.")
     field(sim, "Ack").select_option("early")
