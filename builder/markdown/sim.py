@@ -43,6 +43,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
 from builder.markdown.env import alias_anchor, declare_id, parse_inline, report, stable_id
+from builder.markdown.sim_pair import pair_box
 from builder.markdown.sim_print import parse_actions, print_outcome, run_to_end
 from builder.markdown.utils import fence_extension, fence_lines, split_header
 
@@ -104,6 +105,8 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
         if env.get("live_page"):   # the all-in-one page: a card linking to the widget in its chapter
             context["live_url"] = f"{env['live_page']}#{meta['id']}"
         html = str(render_embed(context)).rstrip("\n") + "\n"
+        if meta.get("pair") and not env.get("live_page"):   # the two pictures, laid out now
+            html = pair_box(html, str(render_embed({**context, "snapshot": meta["pair"]["snapshot"]})))
         printed = print_outcome(meta, guide=bool(env.get("live_page")))
         if meta.get("pair"):   # a pair: the fix's run too
             printed += print_outcome({"ending": meta["pair"]["ending"], "number": f"{meta['number']}, the fix,"},
@@ -226,10 +229,11 @@ def _pair(env: dict, line: int | None, name: str, cls, params: dict, seed: int, 
     changes = {key: scalar(value) for key, value in written.items()}
     pair_seed = changes.pop("seed", seed)
     pair_params = {**params, **changes}
-    if _start(env, line, name, cls, pair_params, pair_seed) is None:
+    snapshot = _start(env, line, name, cls, pair_params, pair_seed)
+    if snapshot is None:
         return None
     ending = run_to_end(env, line, name, cls, pair_params, pair_seed)
-    return {"id": ident, "params": pair_params, "seed": pair_seed, "ending": ending}
+    return {"id": ident, "params": pair_params, "seed": pair_seed, "ending": ending, "snapshot": snapshot}
 
 
 def page_limit() -> int | None:

@@ -78,8 +78,11 @@ export class Compare {
     return this.constructor.picture ? this.body.querySelector(this.constructor.picture) : null;
   }
 
-  /** Put the live picture beside a read-only copy of it for the kept run. */
+  /** Put the live picture beside a read-only copy of it for the kept run (a casebook pair's box
+      is in the page already: builder/markdown/sim_pair.py). */
   startPair() {
+    const built = this.body.querySelector(".sim-pair[data-built]");
+    if (built) return this.usePair(built);
     const picture = this.pictureElement();
     if (!picture) return null;
     const side = (run) => {
@@ -124,11 +127,35 @@ export class Compare {
     return this.pair;
   }
 
-  /** Back to one picture, where it was. */
+  /** The pair box the build made: the kept side shown again, its copy drawn by the twin. */
+  usePair(box) {
+    const find = (run, part) => box.querySelector(`.sim-pair-run[data-run="${run}"] .sim-pair-${part}`);
+    const slot = find("kept", "picture");
+    box.removeAttribute("data-off");
+    if (!this.builtTwin) {
+      const twin = Object.create(this);
+      twin.body = slot;
+      twin.part = (name) => slot.querySelector(`[data-twin-part="${name}"]`);
+      this.twinReady(twin, slot.firstElementChild);
+      this.builtTwin = twin;
+    }
+    this.pair = { box, built: true, twin: this.builtTwin, differ: box.querySelector(".sim-pair-differ"), drawn: null,
+                  keptName: find("kept", "name"), keptAbout: find("kept", "about"), keptOutcome: find("kept", "outcome"),
+                  liveName: find("live", "name"), liveAbout: find("live", "about"), liveOutcome: find("live", "outcome") };
+    this.root.dataset.comparing = "";
+    return this.pair;
+  }
+
+  /** Back to one picture, where it was (a built pair box stays, its kept side hidden). */
   endPair() {
     const pair = this.pair;
     if (!pair) return;
     this.pair = null;
+    if (pair.built) {
+      pair.box.dataset.off = "";
+      delete this.root.dataset.comparing;
+      return;
+    }
     pair.home.replaceWith(pair.picture);
     pair.box.remove();
     delete this.root.dataset.comparing;
