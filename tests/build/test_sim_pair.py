@@ -61,3 +61,19 @@ def test_a_malformed_compare_line_stops_the_build_at_the_fence(tmp_path, line, w
     with pytest.raises(BuildError) as caught:
         _build(tmp_path, text)
     assert "content/00-a.md:1: " in str(caught.value) and words in str(caught.value), str(caught.value)
+
+
+def test_the_pair_box_puts_the_fix_picture_beside_the_live_one_renamed():
+    from builder.markdown.sim_pair import pair_box
+    live = ('<div class="sim-widget"><p data-part="outcome">x</p><figure class="pay-picture" data-part="picture">'
+            '<figcaption id="a-cap">incident</figcaption><div role="img" aria-labelledby="a-cap"><div>1</div></div>'
+            '</figure><p>after</p></div>')
+    fix = live.replace("incident", "fix").replace("<div>1</div>", "<div>2</div>")
+    html = pair_box(live, fix)
+    assert html.count('class="pay-picture"') == 2 and html.endswith("<p>after</p></div>")
+    kept = html[html.index('data-run="kept"'):]
+    assert "fix" in kept and "<div>2</div>" in kept and 'data-twin-part="picture"' in kept
+    assert " id=" not in kept and "aria-labelledby" not in kept and 'data-part="picture"' not in kept
+    live_side = html[html.index('data-run="live"'):html.index('data-run="kept"')]
+    assert 'data-part="picture"' in live_side and 'id="a-cap"' in live_side and "<div>1</div>" in live_side
+    assert pair_box("<div>no picture</div>", fix) == "<div>no picture</div>"
