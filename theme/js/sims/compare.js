@@ -11,7 +11,10 @@ import { el, setAttr, setText } from "./dom.js";
 
 export class Compare {
   bindCompare() {
-    this.pair = null;        // the two pictures' box while comparing: {box, kept, twin, live, home}
+    this.pair = null;        // the two pictures' box while comparing: {box, twin, differ, ...}
+    // A before/after pair (data-compare: the fix's settings, JSON the build wrote): the fix is kept
+    // and the chapter's run (the incident) is live beside it, compared from the start (boot).
+    this.fix = this.root.dataset.compare ? JSON.parse(this.root.dataset.compare) : null;
     this.button("keep")?.addEventListener("click", () => this.keepRun());
     this.button("compare")?.addEventListener("click", () => this.toggleCompare());
   }

@@ -35,9 +35,6 @@ export class Widget {
     this.body = root.querySelector(".sim-widget");
     this.paramNames = (this.body.dataset.paramNames || "").split(" ").filter(Boolean);
     this.chapter = { ...parseJSON(root.dataset.params), seed: Number(root.dataset.seed) || 0 };
-    // A before/after pair (data-compare: the fix's settings): the fix is kept and the chapter's run
-    // (the incident) is live beside it, compared from the start (compare.js).
-    this.fix = root.dataset.compare ? parseJSON(root.dataset.compare) : null;
     this.params = { ...this.chapter };
     // Everything a widget keeps, declared here (a widget module adds only its own drawing state).
     this.snapshot = null;    // the latest snapshot drawn
