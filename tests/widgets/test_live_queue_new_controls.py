@@ -89,6 +89,8 @@ def test_ack_early_loses_the_jobs_of_killed_workers(page):
     restarted(sim, "Ack is now early: as the work starts")
     play_to_the_end(sim, "4 of 6 jobs done, 4 emails sent; 2 jobs lost (acked early, their "
                                "workers died).")
+    sim.button("Use the chapter’s settings").click()          # as the next test finds it
+    expect(sim.part("log")).to_contain_text("Started again with the chapter's settings", timeout=LONG)
 
 
 def test_a_job_scheduled_past_the_lease_runs_once_per_worker(page):
