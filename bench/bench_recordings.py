@@ -46,7 +46,7 @@ from widget_start import bare_ms  # noqa: E402
 
 EMBED = re.compile(r'<div class="sim" id="([^"]+)" data-sim="([^"]+)" data-state="idle" '
                    r"data-params='([^']*)' data-seed=\"(\d+)\"")
-CASEBOOK = ("12-casebook.html", "sim-oban-short-lease")   # opened by a link: its settings and a time
+CASEBOOK = ("19-casebook.html", "sim-oban-short-lease")   # opened by a link: its settings and a time
 # Play -> the first animation frame after anything the widget draws changed (its clock, picture,
 # figures, tables, log; not the playback buttons themselves), and the state then.
 WATCH_PLAY = """(id) => ({ moved: new Promise((resolve) => {

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from builder.markdown.sim import pair_words
 from simulations import SIMULATIONS
 
 CHAPTER = Path(__file__).resolve().parents[2] / "content" / "19-casebook.md"
@@ -25,7 +26,11 @@ def embeds(heading, prefix="", pair=0):
     found = []
     for name, ident, body in EMBED.findall(section.group(1)):
         if ident.startswith(prefix):
-            found.append((name, dict(line.split(": ", 1) for line in body.splitlines())))
+            params = dict(line.split(": ", 1) for line in body.splitlines())
+            fix = params.pop("compare", None)
+            found.append((name, params))
+            if fix:   # one embed, two runs: the fix's `compare:` words on top
+                found.append((name, {**params, **pair_words(fix)[1]}))
     assert found and len(found) % 2 == 0, \
         f"{heading!r}: expected pairs of embeds (as it happened, with the fix), found {len(found)}"
     assert len(found) >= 2 * pair + 2, f"{heading!r}: no pair {pair}"

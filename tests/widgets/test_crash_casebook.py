@@ -42,7 +42,7 @@ def test_hypothesis_batch_of_50_sent_twice_and_once_with_a_record_of_each_send(p
 
 
 def test_a_bad_batch_is_refused_beside_its_field(page):
-    sim = Sim(page, id="sim-fifty-record").start()
+    sim = Sim(page, id="sim-fifty-no-record").start()
     more_settings(sim)
     field = sim.field("Emails in the job")
     field.fill("500")

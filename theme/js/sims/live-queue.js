@@ -21,7 +21,8 @@ export default class LiveQueueWidget extends Widget {
     kill: ["worker"], restart: ["worker"], add_worker: [], enqueue: [], burst: ["count"],
     stall: ["worker", "seconds"], set: ["param", "value"], drop_lock: ["worker"],
   };
-  static idleWhenFinished = true;   // an idle queue still takes new jobs: keep the clock going
+  static idleWhenFinished = true;
+  static picture = ".lqp";   // what a comparison shows twice (compare.js)   // an idle queue still takes new jobs: keep the clock going
 
   constructor(root, python) {
     super(root, python);
@@ -76,6 +77,17 @@ export default class LiveQueueWidget extends Widget {
       this.apply(reply.snapshot);
       this.announce(`Jobs ${reply.snapshot.table.note.replace(/^\(|\)$/g, "")}.`);
     });
+  }
+
+  /** The kept run's picture (compare.js): a QueuePicture of its own in the copy, no buttons. */
+  twinReady(twin, copy) {
+    copy.querySelector("svg").replaceChildren();
+    twin.picture = new QueuePicture(copy);
+  }
+
+  drawTwin(twin, s) {
+    twin.picture.show(s, false);
+    drawKey(twin.body, s.view);
   }
 
   restarted() {

@@ -9,6 +9,7 @@
 // data-sim and data-state = idle | loading | ready | error; every control is a real button,
 // input or select with a name a person would understand.
 
+import { Compare } from "./compare.js";
 import { Drawing } from "./drawing.js";
 import { el, setText } from "./dom.js";
 import { EventLog } from "./event-log.js";
@@ -67,6 +68,7 @@ export class Widget {
     }
     this.bindBuiltIns();
     this.bindTimeTravel();   // Step back and the timeline slider (timetravel.js)
+    this.bindCompare();      // two runs side by side (compare.js)
     python.addEventListener("loading", () => {   // another widget's Try again: this one comes too
       if (this.state !== "error") return;
       this.setState("loading");
@@ -168,6 +170,7 @@ export class Widget {
     this.link = null;
     let params = { ...this.chapter };
     if (link) params = { ...params, ...link.params };
+    if (this.fix && !(await this.keepFix())) return;
     let reply = await this.send({ op: "create", sim: this.sim, params });
     let replay = link;
     if (!reply.ok && link && reply.error.type === "ParamError") {
@@ -178,6 +181,8 @@ export class Widget {
     }
     if (!reply.ok) return this.refused(reply);
     this.params = params;
+    if (this.fix) reply = await this.send({ op: "compare", on: true });   // the pair, side by side
+    if (!reply.ok) return this.refused(reply);
     if (!replay) this.setState("ready");   // then the first frame is drawn once, ready to use
     this.started(reply.snapshot);
     if (replay) {
@@ -282,7 +287,7 @@ export class Widget {
 }
 
 // The methods of each concern, mixed in (getters too).
-for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild, Recorded]) {
+for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild, Recorded, Compare]) {
   for (const name of Object.getOwnPropertyNames(concern.prototype)) {
     if (name === "constructor") continue;
     Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(concern.prototype, name));
