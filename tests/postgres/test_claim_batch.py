@@ -77,7 +77,7 @@ def test_the_control_a_batch_with_no_cap_of_its_own_hands_out_a_third_attempt(
         tinyq_pg, migrated, monkeypatch):
     uncapped = tinyq_pg.CLAIM_BATCH.replace("AND attempts < %(max_attempts)s", "")
     assert "attempts <" not in uncapped
-    monkeypatch.setattr(tinyq_pg.Queue, "CLAIM_BATCH", uncapped)
+    monkeypatch.setattr(tinyq_pg, "CLAIM_BATCH", uncapped)
     clock = FakeClock(1000.0)
     queue = tinyq_pg.Queue(migrated, lease=5, max_attempts=2, clock=clock)
     job = expire_on_its_last_attempt(queue, clock)
@@ -128,7 +128,7 @@ def test_the_control_without_locks_or_guards_the_second_claimer_takes_the_same_j
     sql = tinyq_pg.CLAIM_BATCH
     unguarded = sql.replace(" FOR UPDATE SKIP LOCKED", "").split("   AND (status = 'queued'")[0]
     assert "SKIP LOCKED" not in unguarded and unguarded.count("AND (status") == 0
-    monkeypatch.setattr(tinyq_pg.Queue, "CLAIM_BATCH", unguarded + "\nRETURNING id, kind, args, "
+    monkeypatch.setattr(tinyq_pg, "CLAIM_BATCH", unguarded + "\nRETURNING id, kind, args, "
                         "attempts, token")
     mine, theirs = claim_while_another_batch_is_uncommitted(tinyq_pg, migrated)
     assert {job.id for job in mine} == {job.id for job in theirs}
