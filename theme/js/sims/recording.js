@@ -220,7 +220,9 @@ export class Recorded {
       this.python.load().then(() => this.stand && this.stand.handover(), () => {});
       return true;
     }
-    if (this.python.state === "ready" || !sameRun(link, this.chapter)) return false;
+    // A casebook pair opens compared, which only Python can draw (the fix is run beside the
+    // incident), so it waits for Python rather than play the incident alone.
+    if (this.fix || this.python.state === "ready" || !sameRun(link, this.chapter)) return false;
     const recording = await loadRecording(this.root);
     if (!recording || this.python.state === "ready" || this.state !== "loading") return false;
     const player = new Player(this, recording);
