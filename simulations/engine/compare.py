@@ -19,7 +19,7 @@ every snapshot of that widget a "compare" key:
 Whether a run is kept shows in the snapshot's travel ("kept": true), as before.
 """
 from .params import ParamError
-from .timeline import ACT, STEP
+from .timeline_record import ACT, apply_move
 from .timeline_view import action_words, show, words
 
 KEPT = {}                 # widget id -> Kept
@@ -120,12 +120,7 @@ class Trail:
     def advance(self, line):
         """Replay the moves of `line`'s branch not replayed yet, keeping their events."""
         for move in line.moves[len(self.moves):]:
-            if move[0] == STEP:
-                self.sim.step()
-            elif move[0] == ACT:
-                self.sim.act(move[1], **move[2])
-            else:
-                self.sim.run(move[1])
+            apply_move(self.sim, move)
             self.events.extend((event["time"], event["text"]) for event in self.sim._events)
             self.sim._events.clear()
             self.moves.append(move)

@@ -26,7 +26,7 @@ run that took a snapshot after every move.
 """
 from . import timeline_record
 from .params import ParamError
-from .timeline_record import ACT, STEP, WAIT
+from .timeline_record import ACT, STEP, WAIT, apply_move
 
 RECENT = 8  # extra checkpoints kept near where back() goes, `every` moves apart
 
@@ -190,12 +190,7 @@ class Timeline:
 
     def _apply(self, move):
         """Replay a recorded move at self.at."""
-        if move[0] == STEP:
-            self.sim.step()
-        elif move[0] == ACT:
-            self.sim.act(move[1], **move[2])
-        else:
-            self.sim.run(move[1])
+        apply_move(self.sim, move)
         self.at += 1
         self.times[self.at] = self._now()
         self._checkpoint()

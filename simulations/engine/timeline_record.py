@@ -47,3 +47,13 @@ def from_record(timeline, record, **options):
         line._apply(moves[line.at])
     line.seek(record["at"])
     return line
+
+
+def apply_move(sim, move):
+    """Replay one recorded move on `sim`: (STEP,), (ACT, name, args) or (WAIT, until seconds)."""
+    if move[0] == STEP:
+        sim.step()
+    elif move[0] == ACT:
+        sim.act(move[1], **move[2])
+    else:
+        sim.run(move[1])
