@@ -22,7 +22,7 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 from tests.support.served import serve  # noqa: E402
 
 RUNS = 8
-CHAPTER = "08-idempotency.html"
+CHAPTER = "10-idempotency.html"
 JUDGE = "#sim-charge-handler"
 
 

@@ -69,8 +69,9 @@ ROWS = [(1, 10, "50"), (16, 1000, "10"), (64, 5000, "10"), (64, 5000, "50")] + \
        [(64, 5000, speed) for speed in SPEEDS if speed not in ("10", "50")]
 METRICS = ("ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskDuration")
 STEPS = 1000   # live-queue steps timed together (16 workers, 1,000 jobs, as core_scenarios)
-CHAPTERS_WITH_SIMS = ("03-the-queue.html", "04-the-worker.html", "05-leases.html", "06-retry.html",
-                      "07-did-it-happen.html", "08-idempotency.html", "09-capstone.html", "10-the-real-world.html")
+CHAPTERS_WITH_SIMS = ("03-the-queue.html", "04-the-worker.html", "05-leases.html", "08-retry.html",
+                      "09-did-it-happen.html", "10-idempotency.html", "11-effect-with-the-ack.html", "12-capstone.html",
+                      "15-capacity-and-watching.html")
 
 
 def pyodide_step_seconds(browser, url: str, bundle: str) -> float:
@@ -267,7 +268,7 @@ def main() -> int:
 
             if 'smoothness' in only:
                 for label, page_name, query, speed in (
-                        ("chapter 9's live-queue at 1x", "09-capstone.html", "", "1"),
+                        ("chapter 9's live-queue at 1x", "12-capstone.html", "", "1"),
                         ("16 workers, 1,000 jobs at 10x", "05-leases.html",
                          "?sim-kill-a-worker.workers=16&sim-kill-a-worker.jobs=1000&sim-kill-a-worker.duration=2#sim-kill-a-worker", "10")):
                     result = smoothness(browser, url, page_name, query, speed)

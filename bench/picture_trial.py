@@ -256,8 +256,8 @@ STORIES = [
     ("04-the-worker.html", "race-to-claim", "race", 4, RACE),
     ("05-leases.html", "lease-too-short", "crash-timing", 5, LEASE),
     ("05-leases.html", "crash-points", "crash-timing", 5, POINTS),
-    ("08-idempotency.html", "stable-key", "payments", 8, STABLE),
-    ("08-idempotency.html", "key-per-attempt", "payments", 8, PER_ATTEMPT),
+    ("10-idempotency.html", "stable-key", "payments", 8, STABLE),
+    ("10-idempotency.html", "key-per-attempt", "payments", 8, PER_ATTEMPT),
 ]
 # Then these moments again, each story played anew: (words, viewport, colour scheme, moments).
 AGAIN = [("desktop 1280x900, DARK mode", DESKTOP, "dark", {"ch5-duplicate", "race-both-took"}),

@@ -62,14 +62,33 @@ def the_world():
     if not hasattr(local, "world"):
         local.world = World("world.db", seed=world.seed)
     return local.world
-RETRY = procrastinate.RetryStrategy(max_attempts=30)   # like the shop's 30; retried at once
+
+
+# The two libraries number attempts differently. tinyq counts the claim itself: a job's first
+# run sees job.attempts == 1. procrastinate counts the runs that came before: its first run sees
+# job.attempts == 0 ("The first time a job is run, attempts will be 0": procrastinate 3.10.0,
+# procrastinate/retry.py, BaseRetryStrategy.get_schedule_in), and the count goes up by one only
+# when a run ends (procrastinate/sql/schema.sql: procrastinate_retry_job_v2 and
+# procrastinate_finish_job set attempts = attempts + 1; the stalled-job recipe below retries
+# through the first). So tinyq's attempt n is procrastinate's job.attempts == n - 1, and:
+# - the dice are rolled with job.attempts + 1, so both libraries meet the same crash on the
+#   same attempt of the same job (shop.py rolls with tinyq's job.attempts);
+# - procrastinate's RetryStrategy stops retrying once job.attempts >= max_attempts, that is
+#   after max_attempts + 1 runs, so the shop's cap of 30 runs is max_attempts=29 here.
+SHOP_MAX_ATTEMPTS = 30                 # code/capstone/shop.py's MAX_ATTEMPTS: runs in all
+RETRY = procrastinate.RetryStrategy(max_attempts=SHOP_MAX_ATTEMPTS - 1)   # retried at once
+
+
+def attempt_number(job):
+    """The run this is, counted from 1 as tinyq counts it (procrastinate counts from 0)."""
+    return job.attempts + 1
 
 
 def maybe_crash(context, email, moment):
     """Kill this worker process with chance `chaos`, decided by the same dice as shop.py."""
     job = context.job
-    if dice(world.seed, job.task_name, email, job.attempts, moment) < chaos:
-        print(f"CRASH {moment} (job {job.id}, attempt {job.attempts + 1})", flush=True)
+    if dice(world.seed, job.task_name, email, attempt_number(job), moment) < chaos:
+        print(f"CRASH {moment} (job {job.id}, attempt {attempt_number(job)})", flush=True)
         os._exit(CRASHED)
 
 

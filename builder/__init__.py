@@ -11,10 +11,12 @@ from builder.chapters import parse_chapter
 from builder.config import Config
 from builder.crosscheck import check_book
 from builder.markdown import make_markdown
+from builder.moved import former_numbers, load_moves, moved_pages
 from builder.output import staging, unsafe_output, write_json, write_pages
 from builder.page_files import check_page_files
 from builder.pages import render_pages
 from builder.problems import BuildError, Problem, Problems
+from builder.recordings import write_recordings
 from builder.search_index import search_documents
 from builder.sim_package import SimPackage
 from builder.source_links import check_source_links
@@ -78,6 +80,9 @@ def build_site(config: Config) -> Report:
 
     # 1. Load the chapter order and titles from content/SUMMARY.md.
     chapters = load_summary(config.content, problems, config.shown)
+    # ... and the pages that were renamed or split, from content/moved.toml: their old addresses stay.
+    moves = load_moves(config.content, chapters, problems, config.shown)
+    chapters = former_numbers(moves, chapters)
 
     # 2. Parse every chapter; each Markdown extension checks what it reads as it goes.
     md = make_markdown(config.root, config.simulations, theme.render_sim)
@@ -89,8 +94,11 @@ def build_site(config: Config) -> Report:
     check_book(parsed, problems)
     problems.raise_if_any()
 
-    # 4. Render the pages: one per chapter, the index, the all-in-one guide.html.
+    # 4. Render the pages: one per chapter, the index, the all-in-one guide.html, and one per old address.
+    # An old address: a small page forwarding to the new one (or data-aliases on the first part).
+    moved = moved_pages(moves, parsed, theme)
     pages = render_pages(md, theme, parsed)
+    pages.update(moved)
     problems.raise_if_any()
 
     # 5. Write pages, search index, assets and figures into a fresh folder, swapped in at the end.
@@ -104,6 +112,8 @@ def build_site(config: Config) -> Report:
             if (folder / "code" / "check_output.py").is_file():
                 embed_transcripts(folder / "code" / "check_output.py", saved_transcripts(parsed))
         sim_package.write(folder)
+        if config.simulations_dir:   # each embed's run, recorded for the page to play at once
+            write_recordings(folder, parsed, config.root, config.root / ".cache" / "recordings")
         problems.raise_if_any()
 
     return Report(config.shown(config.out), len(pages), len(parsed),

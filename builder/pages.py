@@ -70,7 +70,7 @@ def render_pages(md: MarkdownIt, theme: Theme, chapters: list[ParsedChapter]) ->
             "answers": parsed.has_answers,
             "body": Markup(render_chapter(md, parsed, before_first_embed=SIMS_CSS.format(theme.asset("sims.css")))),
             "toc": [h for h in parsed.headings if h["level"] in TOC_LEVELS],
-            "prev": previous, "next": following, "sims": parsed.sims, "aliases": parsed.env["aliases"],
+            "prev": previous, "next": following, "sims": parsed.sims, "aliases": {**parsed.env["aliases"], **parsed.env.get("elsewhere", {})},
             "description": summary_sentence(parsed) or theme.site["description"],
         }
         pages[parsed.chapter.url] = theme.render("chapter.html", page=page, nav=nav)

@@ -42,6 +42,9 @@ FEATURES = ("aliases", "theme-toggle", "sidebar", "page-toc", "code-blocks", "sc
 # The one script a page runs inline, at the top of its <head>: it must act before the first paint
 # (the dark theme without a flash), and an external one would hold the parser for a request.
 INLINE_HEAD = "theme-init"
+# Scripts of a page that is no chapter, loaded on their own: moved.js forwards an old address
+# (theme/templates/moved.html, builder/moved.py).
+OWN_PAGE = ("moved",)
 LEADING_COMMENT = re.compile(r"\A(?:[ \t]*//[^\n]*\n)+")
 SIM_CSS = re.compile(r"^8\d-")   # theme/css/80-*.css to 89-*.css: assets/sims.css, not the inline styles
 CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)   # no sheet has "/*" inside a string

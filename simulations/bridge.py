@@ -13,7 +13,10 @@ is a JSON object with an "op" and, for most ops, the "id" the page chose for a s
     {"op": "snapshot", "id": "w1"}                        -> snapshot
     {"op": "back", "id": "w1"}                            -> snapshot one move earlier
     {"op": "seek", "id": "w1", "at": 12}  (or "time": 4.2, "nth": 0)        -> snapshot there
-    {"op": "keep", "id": "w1"} -> {"kept": words}; {"op": "compare", "id": "w1"} -> {"compare": ...}
+    {"op": "keep", "id": "w1"} -> {"kept": words, "snapshot": ...}: keep the whole run to compare
+    {"op": "compare", "id": "w1", "on": true} -> {"compare": words, "snapshot": ...}: while on, every
+        snapshot of w1 carries "compare", the kept run at the same moment (engine/compare.py); the
+        kept run outlives a new run (create, Reset) under the same id
     {"op": "destroy", "id": "w1"}                         -> {"ok": true}
     {"op": "judge", "exercise": "shop-handlers", "trace": {...}, "seed": 7}  -> {"ok": true, "result": {...}}
         the verdict on a trace of the reader's code, which ran in the reader's own worker
@@ -35,7 +38,8 @@ import json
 
 from . import SIMULATIONS
 from .engine.params import ParamError, seconds, show_number
-from .engine.timeline_view import PageTimeline, branched, compare, keep
+from .engine import compare as kept_runs
+from .engine.timeline_view import PageTimeline, branched
 
 MAX_LIVE = 64          # simulations one page may hold at once (the build refuses a page with more)
 MAX_STEPS_PER_CALL = 200
@@ -116,9 +120,11 @@ def _answer(request):
         sim_id = _id(request)
         if sim_id not in live:
             raise ParamError("id", f"no simulation {sim_id!r}; create it first")
-        return {"id": sim_id, **(OPS.get(op) or TRAVEL[op])(live[sim_id], request)}
+        reply = {"id": sim_id, **(OPS.get(op) or TRAVEL[op])(live[sim_id], request)}
+        return _compared(sim_id, reply)
     if op == "destroy":
         live.pop(_id(request), None)
+        kept_runs.forget(_id(request))
         return {}
     if op == "judge":
         return _judge(request)
@@ -148,7 +154,27 @@ def _create(request):
     if not isinstance(params, dict):
         raise ParamError("params", "must be a JSON object")
     live[sim_id] = PageTimeline(cls, params, request.get("seed", 0))
-    return {"id": sim_id, "snapshot": live[sim_id].snapshot()}
+    return _compared(sim_id, {"id": sim_id, "snapshot": live[sim_id].snapshot()})
+
+
+def _compared(sim_id, reply):
+    """A reply whose snapshot shows the kept run beside it while the reader compares."""
+    if "snapshot" in reply:
+        kept_runs.attach(sim_id, live[sim_id], reply["snapshot"])
+    return reply
+
+
+def _keep(line, request):
+    said = kept_runs.keep(request["id"], line, request.get("as", "kept"))
+    return {"kept": said, "snapshot": line.snapshot()}
+
+
+def _compare(line, request):
+    on = request.get("on", True)
+    if not isinstance(on, bool):
+        raise ParamError("on", "must be true or false")
+    said = kept_runs.compare(request["id"], line, on)
+    return {"compare": said, "snapshot": line.snapshot()}
 
 
 def _step(sim, request):
@@ -241,7 +267,7 @@ def _seek(line, request):
 
 
 TRAVEL = {"seek": _seek, "back": lambda line, request: (line.back(), {"snapshot": line.snapshot()})[1],
-          "keep": keep, "compare": compare}
+          "keep": _keep, "compare": _compare}
 
 
 OPS = {"step": _step, "next": _next_event, "run": _run, "act": _act,

@@ -9,7 +9,20 @@
 
 The lines before `---` are parameters, each checked against the simulation's own `PARAMS` (an
 unknown name is a problem) and by constructing it (its `ParamError` becomes `file:line: ...`);
-`seed:` is passed separately. `id=two-workers` gives the embed the id `sim-two-workers`,
+`seed:` is passed separately. A before/after pair is one embed with two runs:
+
+    ```sim crash-timing id=popped-ack-first
+    policy: ack-before-work
+    crash: after-ack
+    compare: id=popped-ack-after policy=ack-after-work crash=after-claim
+    ---
+    ```
+
+`compare:` gives the second run (the fix) as `name=value` words: the parameters that differ from
+the first run (the incident), whose others it shares, and optionally the `id=` it was known by
+(kept as an alias of the pair, as is its order-based `sim-N`). The widget opens with the fix kept
+and the incident live (the chapter's run, which the reader plays and varies), already compared
+(theme/js/sims/compare.js). `id=two-workers` gives the embed the id `sim-two-workers`,
 which survives edits around it (else it is `sim-N` by order; a declared id keeps `sim-N` as an
 alias: builder/markdown/env.py, `stable_id`). The text after `---` is shown to readers without JavaScript
 (docs/authoring.md, "Embedding a simulation"). The embed becomes
@@ -29,11 +42,13 @@ from collections.abc import Callable, Mapping
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 
-from builder.markdown.env import alias_anchor, parse_inline, report, stable_id
+from builder.markdown.env import alias_anchor, declare_id, parse_inline, report, stable_id
+from builder.markdown.sim_pair import pair_box
 from builder.markdown.sim_print import parse_actions, print_outcome, run_to_end
 from builder.markdown.utils import fence_extension, fence_lines, split_header
 
 DECLARED_ID = re.compile(r"^id=(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)$")
+PAIR_WORD = re.compile(r"^(?P<name>[a-z_]+)=(?P<value>\S+)$")
 SNAPSHOT_KEYS = ("sim", "time", "jobs", "outcome", "events", "finished")
 
 
@@ -90,7 +105,12 @@ def sim_plugin(md: MarkdownIt, registry: Callable[[], Mapping], render_embed: Ca
         if env.get("live_page"):   # the all-in-one page: a card linking to the widget in its chapter
             context["live_url"] = f"{env['live_page']}#{meta['id']}"
         html = str(render_embed(context)).rstrip("\n") + "\n"
+        if meta.get("pair") and not env.get("live_page"):   # the two pictures, laid out now
+            html = pair_box(html, str(render_embed({**context, "snapshot": meta["pair"]["snapshot"]})))
         printed = print_outcome(meta, guide=bool(env.get("live_page")))
+        if meta.get("pair"):   # a pair: the fix's run too
+            printed += print_outcome({"ending": meta["pair"]["ending"], "number": f"{meta['number']}, the fix,"},
+                                     guide=bool(env.get("live_page")))
         if not env.get("live_page"):   # a live widget: on a stage that can fill the screen
             return alias_anchor(env, meta["id"]) + stage(context["id"], html, env.pop("before_first_embed", "")) + printed
         return alias_anchor(env, meta["id"]) + html + printed
@@ -126,7 +146,7 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
         report(env, line, f"unknown simulation {name!r} (known: {', '.join(sorted(registry))})")
         return
     cls = registry[name]
-    fields = tuple(dict.fromkeys([*param_names(cls), "seed", "print"]))
+    fields = tuple(dict.fromkeys([*param_names(cls), "seed", "print", "compare"]))
     header, fallback, first = split_header(env, fence_lines(token), line, fields, required=False)
     try:
         moves = parse_actions(header.pop("print", ""))
@@ -136,6 +156,7 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
     paragraphs = [p.strip() for p in "\n".join(fallback or []).split("\n\n") if p.strip()]
     if fallback is not None and not paragraphs:
         report(env, first, "add a text after '---' for readers without JavaScript")
+    pair_text = header.pop("compare", None)
     params = {key: scalar(value) for key, value in header.items()}
     seed = params.pop("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -145,6 +166,11 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
     if snapshot is None:
         return
     ending = run_to_end(env, line, name, cls, params, seed, moves)
+    pair = None
+    if pair_text is not None:
+        pair = _pair(env, line, name, cls, params, seed, pair_text)
+        if pair is None:
+            return
     count = len(env["sims"]) + 1
     live = sum(1 for each in env["sims"] if each != "judge") + 1
     limit = page_limit()
@@ -152,13 +178,62 @@ def _parse(state: StateCore, token, line: int | None, simulations) -> None:
         report(env, line, f"this is the page's simulation number {live}, and a page may hold at most {limit} "
                           "(simulations/bridge.py, MAX_LIVE): split the chapter, or raise MAX_LIVE")
         return
+    ident = stable_id(env, "sim", declared and declared["id"], f"sim-{count}", line)
+    if pair:   # the fix's old ids (its declared one, its place's sim-N) lead to the pair
+        env["sims"].append(name)
+        for old in ([f"sim-{pair['id']}"] if pair["id"] else []) + [f"sim-{count + 1}"]:
+            env["aliases"][declare_id(env, old, line)] = ident
+        pair["json"] = json.dumps({**pair["params"], "seed": pair["seed"]}, sort_keys=True, separators=(",", ":"))
     token.meta.update(
-        id=stable_id(env, "sim", declared and declared["id"], f"sim-{count}", line), name=name, params=params, seed=seed,
+        id=ident, name=name, params=params, seed=seed, pair=pair,
         number=f"{env['chapter']}.{count}",   # "Simulation 5.2", as boxes are numbered
         params_json=json.dumps(params, sort_keys=True, separators=(",", ":")), snapshot=snapshot,
         param_specs=getattr(cls, "PARAMS", ()), ending=ending,
         fallback=[parse_inline(state.md, env, p, first) for p in paragraphs])
     env["sims"].append(name)
+
+
+def pair_words(text: str) -> tuple[str | None, dict[str, str]]:
+    """A `compare:` line's words -> (the fix's declared id or None, {parameter: value as written}).
+    Raises ValueError naming the word that is not `name=value`, a bad id, or no parameter."""
+    ident, changes = None, {}
+    for word in text.split():
+        match = PAIR_WORD.match(word)
+        if not match:
+            raise ValueError(f"{word!r} is not name=value (e.g. compare: id=the-fix policy=ack-after-work)")
+        if match["name"] == "id":
+            declared = DECLARED_ID.match(word)
+            if not declared:
+                raise ValueError(f"id {match['value']!r}: lower-case letters, digits and '-'")
+            ident = declared["id"]
+        else:
+            changes[match["name"]] = match["value"]
+    if not changes:
+        raise ValueError("name at least one parameter the second run changes")
+    return ident, changes
+
+
+def _pair(env: dict, line: int | None, name: str, cls, params: dict, seed: int, text: str) -> dict | None:
+    """The second run of a pair from its `compare:` words (`id=popped-ack-after policy=...`):
+    {id, params (the first run's, with these on top), seed, ending}, or None (reported)."""
+    try:
+        ident, written = pair_words(text)
+    except ValueError as error:
+        report(env, line, f"compare: {error}")
+        return None
+    known = set(param_names(cls)) | {"seed"}
+    unknown = sorted(set(written) - known)
+    if unknown:
+        report(env, line, f"compare: {unknown[0]!r} is not a parameter of {name} (known: {', '.join(sorted(known))})")
+        return None
+    changes = {key: scalar(value) for key, value in written.items()}
+    pair_seed = changes.pop("seed", seed)
+    pair_params = {**params, **changes}
+    snapshot = _start(env, line, name, cls, pair_params, pair_seed)
+    if snapshot is None:
+        return None
+    ending = run_to_end(env, line, name, cls, pair_params, pair_seed)
+    return {"id": ident, "params": pair_params, "seed": pair_seed, "ending": ending, "snapshot": snapshot}
 
 
 def page_limit() -> int | None:

@@ -6,7 +6,7 @@ runs one worker until no job is queued or running. chaos.py starts several of
 these and restarts the ones the chaos monkey kills. With TINYQ_BACKEND=postgres
 (exercise 9) the jobs and customers live in PostgreSQL instead of shop.db: the
 server named by TINYQ_DSN, or by the PGHOST, PGPORT, PGUSER ... variables. Each job's effect is
-protected in one of two ways (chapter 8): an effect in another system carries an
+protected in one of two ways (chapters 10 and 11): an effect in another system carries an
 idempotency key; an effect in our own database is committed with the ack.
 """
 import argparse

@@ -50,9 +50,9 @@ import tinyq
 from tinyq import LeaseLost, Permanent, backoff, jitter  # noqa: F401 (the same as tinyq's)
 from tinyq_pg_connection import Connection, ConnectionLost, transaction  # noqa: F401
 from tinyq_pg_schema import MigrationBlocked, SchemaBehind, check, migrate  # noqa: F401
-from tinyq_pg_sql import (BURY_EXPIRED, CLAIM_JOB, DURATIONS, EXTEND_LEASE, INSERT_JOB,  # noqa: F401
-                          LEASE_LEFT, MARK_DEAD, MARK_DONE, MARK_RETRY, PRUNE_DONE, RELEASE_JOB,
-                          STATES, TOKEN_TAKEN)
+from tinyq_pg_sql import (BURY_EXPIRED, CLAIM_BATCH, CLAIM_JOB, DURATIONS,  # noqa: F401
+                          EXTEND_LEASE, INSERT_JOB, LEASE_LEFT, MARK_DEAD, MARK_DONE, MARK_RETRY,
+                          PRUNE_DONE, RELEASE_JOB, STATES, TOKEN_TAKEN)
 
 log = logging.getLogger("tinyq")
 
@@ -153,6 +153,25 @@ class Queue(tinyq.Queue):
         locally too (Job.deadline). After a lost connection it reconnects and claims again:
         a claim committed just before the drop is lost to this worker, and its job comes back
         when that lease runs out (at-least-once, as after a crash)."""
+        jobs = self._claim(self.CLAIM_JOB, {}, worker)
+        return jobs[0] if jobs else None
+
+    def claim_batch(self, n, worker=None):
+        """Claim up to n jobs in one statement (tinyq_pg_sql.CLAIM_BATCH) and return them as a
+        list of Jobs ([] when none is due), each claimed as claim() claims one: its own lease
+        of `lease` seconds from now, its own fencing token, attempts + 1, within the cap. One
+        round trip instead of n, but every lease starts now: the last job of the batch waits
+        for the others, so n jobs' work must fit in one lease (or extend() each). Raises
+        ValueError unless n is a whole number from 1."""
+        tinyq._require(isinstance(n, int) and not isinstance(n, bool) and n >= 1,
+                       f"n must be a whole number of jobs from 1, got {n!r}")
+        # Not a class attribute like the statements above: those are what a reader's tinyq swaps
+        # in (the skeleton names each); a batch claim is this module's alone.
+        return self._claim(CLAIM_BATCH, {"n": n}, worker)
+
+    def _claim(self, statement, params, worker):
+        """Bury the jobs out of attempts, then run the claim `statement`, in one transaction;
+        return its rows as Jobs, their deadlines reckoned from just before it was sent."""
         sent = None
 
         def take():
@@ -161,13 +180,12 @@ class Queue(tinyq.Queue):
             with self.transaction(self.db) as db:
                 now = self.clock()
                 db.execute(self.BURY_EXPIRED, {"now": now, "max_attempts": self.max_attempts})
-                return db.execute(self.CLAIM_JOB, {"now": now, "lease": self.lease, "worker": worker,
-                                                   "max_attempts": self.max_attempts}).fetchall()
+                return db.execute(statement, {**params, "now": now, "lease": self.lease,
+                                              "worker": worker,
+                                              "max_attempts": self.max_attempts}).fetchall()
         rows = self.db.again_after_a_drop(take, "a claim")
-        if not rows:
-            return None
-        job_id, kind, args, attempts, token = rows[0]
-        return Job(job_id, kind, json.loads(args), attempts, token, self, deadline=sent + self.lease)
+        return [Job(job_id, kind, json.loads(args), attempts, token, self, deadline=sent + self.lease)
+                for job_id, kind, args, attempts, token in rows]
 
     def fail(self, job, error, permanent=False):
         """tinyq's fail(), the retry's time computed in SQL (now + delay, on NOW's clock)."""

@@ -66,6 +66,35 @@ UPDATE jobs
         OR status = 'running' AND locked_until < {NOW} AND attempts < %(max_attempts)s)
 RETURNING id, kind, args, attempts, token"""
 
+# Only here: claim up to %(n)s jobs in one statement (Queue.claim_batch), each as CLAIM_JOB
+# claims one: running, attempts + 1, a lease of its own, a fencing token of its own (nextval()
+# runs once per row). The jobs whose lease ran out come first, then the queued ones due the
+# longest, as in CLAIM_JOB; the second pick asks only for what the first left. Both picks
+# lock their rows and step over locked ones, so two batch claimers at once never pick the same
+# job; the UPDATE's WHERE repeats every guard, the cap among them. MATERIALIZED: each pick
+# runs once, as written, before the UPDATE (https://www.postgresql.org/docs/15/queries-with.html,
+# "CTE Materialization"). The rows come back in no particular order.
+CLAIM_BATCH = f"""
+WITH expired AS MATERIALIZED (
+    SELECT id FROM jobs WHERE status = 'running' AND locked_until < {NOW}
+       AND attempts < %(max_attempts)s
+     ORDER BY locked_until, id LIMIT %(n)s FOR UPDATE SKIP LOCKED),
+due AS MATERIALIZED (
+    SELECT id FROM jobs WHERE status = 'queued' AND run_at <= {NOW}
+     ORDER BY run_at, id LIMIT %(n)s - (SELECT count(*) FROM expired) FOR UPDATE SKIP LOCKED)
+UPDATE jobs
+   SET status = 'running',
+       attempts = attempts + 1,
+       locked_until = {NOW} + %(lease)s,
+       token = nextval('jobs_token'),
+       claimed_at = {NOW},
+       claimed_by = %(worker)s,
+       finished_at = NULL
+ WHERE id IN (SELECT id FROM expired UNION ALL SELECT id FROM due)
+   AND (status = 'queued' AND run_at <= {NOW}
+        OR status = 'running' AND locked_until < {NOW} AND attempts < %(max_attempts)s)
+RETURNING id, kind, args, attempts, token"""
+
 # Differs: nothing to do. nextval() in the claim already took the token for good (SQLite
 # moves its tokens table on here); this only reads back the number just taken.
 TOKEN_TAKEN = "SELECT currval('jobs_token')"

@@ -1,5 +1,5 @@
 """crash-timing's emails, one or a batch: the sends, the marker per send, and how the effect is
-counted (the mixin BatchSends of CrashTiming; the settings are in crash_options.py).
+counted (the mixin BatchSends of CrashTiming; the settings are in options.py).
 
 With one email (batch 1) everything is as it always was: the work, then one send to Ada. With a
 batch, the job sends to person-1@example.com ... person-N@example.com, one send every
@@ -123,7 +123,7 @@ class BatchSends:
         if self.scenario == "producer":
             return self.producer_result()
         if self._status() == "dead":
-            return "dead"   # out of attempts: a later step failed in each (crash_options.py)
+            return "dead"   # out of attempts: a later step failed in each (options.py)
         if self._status() != "done":
             return "unfinished"
         if self.policy == "one-transaction":

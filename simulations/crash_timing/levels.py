@@ -6,9 +6,9 @@ chapter's, or a link's), and only the page's form leaves it out.
 Each level adds to the one before it, in the order the chapters teach:
     crash-points  chapter 5, before the fencing token: worker A dies under "Ack after the work"
     leases        chapter 5, from "a lease shorter than the work": that scenario, the fencing token
-    acks          chapter 7: the policy menu, with "Ack before the work"
-    keys          chapter 8: an idempotency key, and the effect and the ack in one transaction
-    outbox        chapter 8's outbox onwards: the web request that enqueues, its enqueue and fault
+    acks          chapter 9: the policy menu, with "Ack before the work"
+    keys          chapter 11: an idempotency key, and the effect and the ack in one transaction
+    outbox        chapter 11's outbox onwards: the web request that enqueues, its enqueue and fault
     all           the casebook: auto-commit, a batch of emails, a record per send, a later failure
 The Policy menu always shows, as chapter 5 names the policy its embeds run ("Keep the Policy menu
 at ..."), with only the policies taught so far to choose from; the Scenario menu is left out while

@@ -1,7 +1,7 @@
 """crash-timing: one job's life, moment by moment, and what a crash at each point costs.
 
 Worker A claims the job and runs it under one of four policies, each a short script in
-crash_policies.py on the simulation's agenda (simulation.Agenda). If A dies, its lease runs
+policies.py on the simulation's agenda (simulation.Agenda). If A dies, its lease runs
 out and worker B claims the job again and runs it to the end. In the "lease-too-short"
 scenario nobody dies: A is just slow, its lease runs out mid-work, and B claims the job while
 A is still busy; the fencing token (or its absence) decides whether A's late finish is refused.
@@ -13,18 +13,15 @@ nobody coming for it, the outcome says so ("unfinished") instead of a verdict.
 from ..engine.capstone import tinyq
 from .batch import BatchSends
 from .levels import level_param, shown, tokens_taught
-from .options import extra_params, handler, out_of_attempts, policy_choice
+from .options import extra_params, handler, policy_choice
+from .outcome import outcome as outcome_sentence, verdict as verdict_of
 from .policies import POLICIES, POLICY_LABELS, SCRIPTS, WORLD, Crash, Moves
 from .producer import Producer, producer_params
 from .picture import LanePicture
 from .view import crash_timing_view
 from ..engine.params import ParamError, boolean, choice, seed_param, show_number
-from ..engine.simulation import Agenda, Simulation, plural
+from ..engine.simulation import Agenda, Simulation
 
-# A verdict's words, one vocabulary for the headline and the outcome sentence that opens with it.
-VERDICT_WORDS = {"lost": "Lost", "exactly once": "Exactly once", "duplicated": "Duplicated",
-                 "unfinished": "Unfinished", "orphaned": "Orphaned job", "consistent": "Consistent",
-                 "dead": "Dead"}
 NOT_WORKING = {"idle": "has not started", "finished": "has finished its attempt",
                "killed": "is dead"}
 SCENARIOS = ("crash", "lease-too-short", "producer")
@@ -68,7 +65,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
     def _start(self):
         self.policy, self.scenario = self.params["policy"], self.params["scenario"]
         self.crash_point = self.params["crash"] if self.scenario == "crash" else "none"
-        cap = self.params["max_attempts"]   # the attempts cap (crash_options.py)
+        cap = self.params["max_attempts"]   # the attempts cap (options.py)
         self.queue = tinyq.Queue(lease=LEASE[self.scenario], max_attempts=cap, clock=self.clock,
                                  rng=self.rng)
         self.queue.db.executescript(WORLD)
@@ -76,15 +73,15 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         self.position = {"A": None, "B": None}   # the crash point each worker is at
         self.fate = {"A": "idle", "B": "idle"}   # WORKER_STATES: idle, working, finished, killed
         self.absorbed = 0
-        self.skipped = 0     # sends a marker skipped (crash_batch.py)
+        self.skipped = 0     # sends a marker skipped (batch.py)
         self.produced = []   # [{worker, time}]: each effect that counts (sent, or committed)
         self.refused = []
         self.killed_by_hand = None   # {point, time}: where and when the reader killed A
         self._open_transaction_lost = False
-        self.work = {}   # who -> {worker, start, end}: each attempt (crash_timing_picture.py)
+        self.work = {}   # who -> {worker, start, end}: each attempt (picture.py)
         self.agenda = Agenda(self.clock)   # the next moment of each actor: a worker or the lease
         if self.scenario == "producer":
-            return self._start_producer()   # crash_producer.py
+            return self._start_producer()   # producer.py
         self.job_id = self.queue.enqueue("welcome", {"email": "ada@example.com"})
         self.agenda.schedule(0.0, "A", self._attempt("A"))
         self.agenda.schedule(LEASE[self.scenario], "lease", self._lease_watch())
@@ -201,9 +198,8 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         return not self.agenda
 
     def verdict(self):
-        """The headline: {code, words}; the code is result() once finished, else None."""
-        code = self.result() if self.finished else None
-        return {"code": code, "words": "not yet known" if code is None else VERDICT_WORDS[code]}
+        """The headline: {code, words} (outcome.py)."""
+        return verdict_of(self)
 
     def crash_shown(self):
         """Where A died, as the crash point radio group shows it: the reader's kill of A
@@ -235,53 +231,8 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
         return [{"id": self.job_id, "status": status, "attempts": attempts, "token": token,
                  "lease_left": self.lease_left(status, locked_until)}]
 
-    def _nobody_left(self):
-        """True when the job is not finished (done, or dead out of attempts) and no worker will
-        ever work on it again: none is working, and none is on its way (B after A's death or A's
-        lease)."""
-        if self._status() in ("done", "dead") or "working" in self.fate.values():
-            return False
-        return not any(actor in ("A", "B") or (actor == "lease" and self.scenario == "lease-too-short")
-                       for actor in self.agenda.actors())
-
-    def _stuck(self):
-        """Why the job stays running forever, in words (see _nobody_left)."""
-        dead = [who for who in ("A", "B") if self.fate[who] == "killed"]
-        gone = [who for who in ("A", "B") if self.fate[who] == "finished"]
-        why = " and ".join(dead) + (" are dead" if len(dead) > 1 else " is dead")
-        if gone:
-            why += f" and {' and '.join(gone)} has already ended its attempt"
-        ends = self._lease_end()
-        if ends > self.clock.now:
-            lease = f"when its lease runs out at {show_number(ends)} s no worker will claim it again"
-        else:
-            lease = f"its lease ran out at {show_number(ends)} s with no worker to claim it again"
-        return f"The job is still running and nobody is left to finish it: {why}; {lease}"
-
     def outcome(self):
-        if self.scenario == "producer":
-            return self.producer_outcome()
-        what = self.what_happened(self.effects())
-        if self.finished and self._status() == "dead":
-            return out_of_attempts(self, what)
-        refused = (f"the token refused {' and '.join(self.refused)}'s late finish"
-                   if self.refused else "")
-        if self._nobody_left():
-            head = "Unfinished" if self.finished else "So far"
-            tail = f"; {refused}" if refused else ""
-            return f"{head}: {what}. {self._stuck()}{tail}."
-        if not self.finished:
-            pending = " (not committed yet)" if self.queue.db.in_transaction else ""
-            return f"So far: {what}{pending}."
-        sentence = f"{VERDICT_WORDS[self.result()]}: {what}"
-        if self.result() == "lost":
-            sentence += ", yet the queue says the job is done"
-        if self.absorbed:
-            sentence += f"; {plural(self.absorbed, 'repeat')} absorbed by the idempotency key"
-        sentence += self.skipped_words()
-        if refused:
-            sentence += f"; {refused}"
-        return sentence + "."
+        return outcome_sentence(self)   # outcome.py: so far, the verdict, or why nobody will finish
 
     def _state(self):
         return {
@@ -303,7 +254,7 @@ class CrashTiming(LanePicture, Producer, BatchSends, Moves, Simulation):
             "marks": self.mark_words(), "job_words": self.job_words(),
             "duplicates": self.duplicates(),
             "work": self.work_bars(),
-            "leases": self.lease_bars(),   # crash_timing_picture.py
+            "leases": self.lease_bars(),   # picture.py
             "dies_at": self.dies_at(),
-            "shown": shown(self.params["level"]),   # the form's fields at this level (crash_levels.py)
+            "shown": shown(self.params["level"]),   # the form's fields at this level (levels.py)
         }

@@ -189,7 +189,7 @@ def steps_and_points(sim, base_steps, base_points):
 
 
 def policy_choice(policies, labels):
-    """The policy menu with auto-commit added after the four of crash_policies.py."""
+    """The policy menu with auto-commit added after the four of policies.py."""
     return choice("policy", "Policy", "ack-after-work", policies + (AUTO_COMMIT,),
                   "When the worker acks, relative to the work, or how it makes a repeat harmless.",
                   {**labels, AUTO_COMMIT: AUTO_COMMIT_WORDS["label"]})

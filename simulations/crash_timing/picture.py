@@ -1,7 +1,7 @@
-"""What crash-timing's lanes draw beyond the timeline (issue 22): each attempt's work, the
+"""What crash-timing's lanes draw beyond the timeline: each attempt's work, the
 crash points' places on worker A's lane, the short words on the marks, the effect named, and
 which effect marks repeat an effect already produced (the duplicates, drawn red).
-A mixin of CrashTiming (crash_timing.py), which calls _work_starts and _work_ends."""
+A mixin of CrashTiming (model.py), which calls _work_starts and _work_ends."""
 from .policies import DYING
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}

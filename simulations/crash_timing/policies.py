@@ -52,7 +52,7 @@ def idempotency_key(sim, who, job, work):
 
 SCRIPTS = {"ack-after-work": ack_after_work, "ack-before-work": ack_before_work,
            "one-transaction": one_transaction, "idempotency-key": idempotency_key}
-POLICIES = tuple(SCRIPTS)   # the four above; crash_options.py adds auto-commit (a timer acks)
+POLICIES = tuple(SCRIPTS)   # the four above; options.py adds auto-commit (a timer acks)
 SCRIPTS[AUTO_COMMIT] = auto_commit
 
 # The order of each policy's steps after the claim (each followed by the point after-<step>).

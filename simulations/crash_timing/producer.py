@@ -1,7 +1,7 @@
 """crash-timing's producer scenario: the other end of the queue. A is a web request that signs Ada
 up (a row in `users`) and enqueues her welcome email; B is a worker that looks for jobs every
 half second, finds Ada's row and sends the email. Where the request enqueues, relative to its
-commit, decides what a crash or a rollback between the two leaves behind (chapter 8's outbox):
+commit, decides what a crash or a rollback between the two leaves behind (chapter 11's outbox):
 
     before-commit      BEGIN, insert | enqueue | ... 1 s more of the request ... | COMMIT
     after-commit       BEGIN, insert | COMMIT | enqueue

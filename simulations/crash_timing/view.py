@@ -1,6 +1,6 @@
 """What the crash-timing widget shows in words (view.py's shape): the job's row in the queue and
 the sentence under the outcome naming each effect (who produced it, when, and whether it repeated
-one), from a snapshot of crash_timing.py. The lanes are crash_timing_picture.py's."""
+one), from a snapshot of model.py. The lanes are picture.py's."""
 from ..engine.view import chip, dash, key_item, note, secs, table, view
 
 
@@ -29,7 +29,7 @@ def effects_words(s):
 
 def crash_timing_view(s):
     """The snapshot's "view" (view.py): the job's row (its token only at a level that has
-    taught fencing tokens, crash_levels.py) and the effects in words."""
+    taught fencing tokens, levels.py) and the effects in words."""
     token = "token" not in s["shown"]["hidden"]
     columns = ["Job", "Status", "Attempts"] + ["Token"] * token + ["Lease left (s)"]
     rows = [(job["id"], [str(job["id"]), chip(job["status"]), str(job["attempts"])]

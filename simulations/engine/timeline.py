@@ -24,10 +24,10 @@ Snapshots: snapshot() hands over the events since the previous snapshot, as the 
 does. After back() or seek(k) the events are exactly those emitted by move k, the same as a
 run that took a snapshot after every move.
 """
+from . import timeline_record
 from .params import ParamError
+from .timeline_record import ACT, STEP, WAIT, apply_move
 
-STEP, ACT, WAIT = "step", "act", "@wait"  # WAIT is how a wait appears in record()["actions"]
-MAX_MOVES = 100_000  # the longest run a record may carry
 RECENT = 8  # extra checkpoints kept near where back() goes, `every` moves apart
 
 
@@ -175,38 +175,14 @@ class Timeline:
         return first
 
     def record(self):
-        """The run and the moment, as plain JSON for a link: {sim, params, seed, actions:
-        [[position, name, args]], length, at}. Steps fill the positions actions do not."""
-        actions = [[at, move[1], move[2]] if move[0] == ACT else [at, WAIT, {"until": move[1]}]
-                   for at, move in enumerate(self.moves) if move[0] != STEP]
-        return {"sim": self.kind.NAME, "params": self.params, "seed": self.seed,
-                "actions": actions, "length": len(self.moves), "at": self.at}
+        """The run and the moment, as plain JSON for a link (timeline_record.py)."""
+        return timeline_record.record(self)
 
     @classmethod
     def from_record(cls, record, **options):
-        """Rebuild a timeline from record() (e.g. read from a link) and go to its moment.
-        Raises ParamError (field "record", or the simulation's own) for one that does not fit."""
-        try:
-            line = cls(record["sim"], record["params"], record["seed"], **options)
-            length = int(record["length"])
-            if not 0 <= length <= MAX_MOVES:
-                raise ValueError(f"length must be from 0 to {MAX_MOVES:,}")
-            moves = [(STEP,)] * length
-            for at, name, args in record["actions"]:
-                if not 0 <= at < length:
-                    raise ValueError(f"an action at {at} is outside the run")
-                moves[at] = ((WAIT, float(args["until"])) if name == WAIT
-                             else (ACT, str(name), dict(args)))
-        except ParamError:
-            raise
-        except (KeyError, TypeError, ValueError) as error:
-            raise ParamError("record", f"not a run this page wrote: {error}") from None
-        line.moves = moves
-        line.times = line.times + [None] * len(moves)
-        while line.at < len(moves):
-            line._apply(moves[line.at])
-        line.seek(record["at"])
-        return line
+        """Rebuild a timeline from record() and go to its moment (timeline_record.py). Raises
+        ParamError (field "record", or the simulation's own) for one that does not fit."""
+        return timeline_record.from_record(cls, record, **options)
 
     # --- inside --------------------------------------------------------------------------
     def _now(self):
@@ -214,12 +190,7 @@ class Timeline:
 
     def _apply(self, move):
         """Replay a recorded move at self.at."""
-        if move[0] == STEP:
-            self.sim.step()
-        elif move[0] == ACT:
-            self.sim.act(move[1], **move[2])
-        else:
-            self.sim.run(move[1])
+        apply_move(self.sim, move)
         self.at += 1
         self.times[self.at] = self._now()
         self._checkpoint()

@@ -17,12 +17,10 @@ Python's words, never from a copy in JavaScript (theme/js/sims/timetravel.js).
                           more than a link holds, so the page sees when a link cannot hold
                           them all): [{at, time (seconds, when taken), action, args, words}]
         acts              how many actions the branch has in all
-        kept              whether a run is kept to compare with (keep(), compare())
+        kept, comparing   whether a run is kept to compare with, and shown (compare.py)
     }
 """
-from .params import ParamError
 from .timeline import Timeline
-from .timeline_diff import first_difference
 
 MAX_MARKS = 200  # as many actions as a link holds (theme/js/sims/permalink.js)
 
@@ -30,39 +28,8 @@ MAX_MARKS = 200  # as many actions as a link holds (theme/js/sims/permalink.js)
 class PageTimeline(Timeline):
     """A Timeline whose snapshot() is picture(): what the bridge keeps for each widget."""
 
-    kept = None   # a copy of a whole run kept to compare with (keep(), compare())
-
     def snapshot(self):
         return picture(self)
-
-
-def keep(line, request=None):
-    """Keep a copy of the run as it is now, the whole branch, to compare a later branch with."""
-    line.kept = line.fork(len(line.moves))
-    return {"kept": f"Kept this run, to {words(line.kind, line.times[len(line.moves)])}, "
-                    "to compare: go back, try something else, then compare."}
-
-
-def compare(line, request=None):
-    """The kept run and this one side by side: [{run, end, outcome}] (each at its end) and the
-    first moment they differ, in words. ParamError when no run was kept."""
-    if line.kept is None:
-        raise ParamError("compare", "there is no kept run: keep one first")
-    first = first_difference(line.kept, line)
-    rows = []
-    for name, run in (("The kept run", line.kept), ("This run", line.fork(len(line.moves)))):
-        run.seek(len(run.moves))
-        rows.append({"run": name, "end": words(run.kind, run.times[len(run.moves)]),
-                     "outcome": run.sim.snapshot()["outcome"]})
-    if first is None:
-        differ = "They do not differ, as far as both go."
-    elif first == 0:
-        differ = "They differ from the start."
-    else:
-        differ = (f"They are the same until {words(line.kind, line.times[first - 1])} (the first "
-                  f"{first - 1:,} {'step or action' if first == 2 else 'steps and actions'}); "
-                  f"they differ from the next one on.")
-    return {"compare": {"rows": rows, "differ": differ}}
 
 
 def picture(line):
@@ -80,7 +47,8 @@ def picture(line):
                                    f"{words(line.kind, when)}"})
     snapshot["travel"] = {
         "at": line.at, "length": len(line.moves), "end": end, "moment": moment, "nth": nth,
-        "kept": getattr(line, "kept", None) is not None,
+        "kept": False,   # a run kept to compare with, and whether it is shown (compare.attach)
+        "comparing": False,
         "words": f"{words(line.kind, moment)}, of {words(line.kind, end)} so far",
         "marks": marks, "acts": acts}
     return snapshot

@@ -1,12 +1,13 @@
 """The payments exercise: the reader's charge handler (simulations/payments.py), judged.
 
 Alice's orders, $10 each, are charged through the queue by the reader's handler, with the same
-workers, chaos monkey and flaky bank as the shop exercise (judge/shop.py). The audit: the bank
+workers, chaos monkey and flaky bank as the shop exercise (judge/run.py). The audit: the bank
 charged each order exactly once, and every job is done. record_payments() runs in the reader's
 own interpreter; verdict_payments() replays its effects in the judge's and audits them there.
 """
 from ..engine.capstone import tinyq
-from .shop import ReaderWorld, Run, lines_of, record, replay
+from .run import Run
+from .trace import ReaderWorld, lines_of, record, replay
 
 PRICE = 10  # dollars per order
 ACCOUNT = "alice"
@@ -23,7 +24,7 @@ class PaymentsRun(Run):
 
 def record_payments(code, seed, orders=10, workers=2, chaos=0.1, lose_request=0.3,
                     lose_reply=0.3, budget=200_000):
-    """The reader's charge handler, run and recorded (judge/shop.py, record). Raises ReaderError."""
+    """The reader's charge handler, run and recorded (judge/trace.py, record). Raises ReaderError."""
     run = PaymentsRun(seed, orders, workers, chaos, lose_request, lose_reply)
     return record(run, code, lambda recorder: {"bank": ReaderWorld(recorder),
                                                 "LeaseLost": tinyq.LeaseLost}, KINDS, seed, budget)

@@ -1,5 +1,5 @@
 """live-queue: what a reader can do to a running queue (kill, restart and stall a worker, add
-workers and jobs, change a setting), each a checked action. A mixin of LiveQueue (live_queue.py),
+workers and jobs, change a setting), each a checked action. A mixin of LiveQueue (model.py),
 whose state it changes; a refusal is a ParamError in the reader's words."""
 from ..engine.params import ParamError, convert, show_number
 from ..engine.simulation import require_int

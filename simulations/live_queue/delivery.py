@@ -24,7 +24,7 @@ https://docs.celeryq.dev/en/stable/glossary.html (early and late acknowledgment;
 transaction fails when the connection closes, Redis's and SQS's after the visibility timeout);
 https://docs.celeryq.dev/en/stable/getting-started/backends-and-brokers/redis.html#redis-caveats
 (an ETA beyond the visibility timeout is redelivered and executed again, in a loop);
-https://docs.bullmq.io/guide/jobs/stalled. A mixin of LiveQueue (live_queue.py): it holds the
+https://docs.bullmq.io/guide/jobs/stalled. A mixin of LiveQueue (model.py): it holds the
 state, and this module adds to what it draws (sparse fields: none of them is sent when its
 control is off, so older runs' snapshots stay as they were).
 """

@@ -9,8 +9,8 @@ Each stopped worker's replacement (the new version) starts 2 s after it exits, s
 
 Sources: Oban pauses its queues and waits a grace period, then leaves unfinished jobs executing
 (oban#429, https://github.com/oban-bg/oban/issues/429); Sidekiq waits its timeout (25 s) and
-pushes unfinished jobs back to Redis (https://github.com/sidekiq/sidekiq/wiki/Signals). A mixin
-of LiveQueue (live_queue.py), which holds the state it reads.
+pushes unfinished jobs back to Redis (https://github.com/sidekiq/sidekiq/wiki/Signals). The live
+queue holds one Deploy (model.py) and kills the workers it says must go.
 """
 from ..engine.capstone import tinyq
 from ..engine.params import boolean, number, show_number
@@ -27,48 +27,54 @@ PARAMS = (
 )
 
 
-class Deploys:
-    def _deploy(self):
-        """At the deploy's tick, send every live worker the stop signal."""
-        at = self.params["deploy_at"]
-        if not at or self.ticks != to_ticks(at):
-            return
-        grace = self.params["shutdown_grace"]
-        self.emit(f"deploy: every worker gets a stop signal and has {show_number(grace)} s to "
-                  f"finish its job")
-        for worker in self.workers:
-            if worker.state == "killed":
-                continue
-            worker.stopping, worker.stop_by = True, self.ticks + round(grace * self.TICKS_PER_SECOND)
-            self._stop_if_due(worker)
+class Deploy:
+    """The run's deploy, from its three settings (seconds): which tick sends the stop signal (None
+    when `at` is 0: no deploy), the grace a stopping worker has, and whether it hands its job
+    back; and how many jobs were handed back (`handed_back`). The live queue calls signal() at
+    every tick and stop() for each worker; a worker's own part of a deploy (`stopping`,
+    `stop_by`) is on the Worker."""
 
-    def _stop_if_due(self, worker):
-        """A stopping worker exits when it has no job, and is killed when its grace is over.
-        Returns True if it is gone."""
+    def __init__(self, at, grace, hand_back):
+        self.tick = to_ticks(at) if at else None
+        self.grace, self.hand_back = grace, hand_back
+        self.handed_back = 0
+
+    @classmethod
+    def from_params(cls, params):
+        return cls(params["deploy_at"], params["shutdown_grace"], params["hand_back"])
+
+    def signal(self, tick):
+        """The deploy's words when `tick` is the deploy's, else None."""
+        if tick != self.tick:
+            return None
+        return (f"deploy: every worker gets a stop signal and has {show_number(self.grace)} s to "
+                f"finish its job")
+
+    def stop_signal(self, worker, tick, per_second):
+        """The stop signal reaches `worker` at `tick`: it claims nothing more, and is killed
+        `grace` seconds on (clock of `per_second` ticks a second) if it is still busy."""
+        worker.stopping, worker.stop_by = True, tick + round(self.grace * per_second)
+
+    def stop(self, worker, tick, queue, emit):
+        """Whether a stopping worker goes now: None if it stays (not stopping, or busy within its
+        grace), else how it goes, in words. A worker whose grace ran out hands its job back
+        first (tinyq's release, in `queue`) when hand_back is on, saying so through `emit`."""
         if not worker.stopping:
-            return False
+            return None
         if worker.job is None or worker.state == "idle":
-            self._exit(worker, "stopped (it had no job to finish)")
-            return True
-        if self.ticks < worker.stop_by:
-            return False
+            return "stopped (it had no job to finish)"
+        if tick < worker.stop_by:
+            return None
         job = worker.job
-        if self.params["hand_back"]:
+        if self.hand_back:
             try:
-                self.queue.release(job)
+                queue.release(job)
             except tinyq.LeaseLost:
-                self.emit(f"worker {worker.number} could not hand job {job.id} back: another "
-                          f"worker holds it now")
+                emit(f"worker {worker.number} could not hand job {job.id} back: another "
+                     f"worker holds it now")
             else:
                 self.handed_back += 1
-                self.emit(f"worker {worker.number} handed job {job.id} back unfinished: it is "
-                          f"queued again, and this claim does not count")
+                emit(f"worker {worker.number} handed job {job.id} back unfinished: it is "
+                     f"queued again, and this claim does not count")
                 worker.job = None
-        self._exit(worker, "was killed at the end of its shutdown grace")
-        return True
-
-    def _exit(self, worker, how):
-        worker.stopping, worker.stop_by = False, None
-        self._die(worker, how)
-        worker.restart_at = self.ticks + self.RESTART_TICKS   # the new version starts
-        worker.replaced = True
+        return "was killed at the end of its shutdown grace"

@@ -12,7 +12,7 @@ renewal (LeaseLost) and the worker stops that job before it sends anything.
 Sources: the better fix in pretix#2058 and readthedocs.org#12342 (a task that outlives the
 visibility timeout), https://github.com/pretix/pretix/issues/2058; Oban's Lifeline plugin (how
 long a job may run before it counts as orphaned), https://hexdocs.pm/oban/Oban.Plugins.Lifeline.html. A mixin of
-LiveQueue (live_queue.py), which holds the state it reads.
+LiveQueue (model.py), which holds the state it reads.
 """
 from ..engine.capstone import tinyq
 from ..engine.params import ParamError, number, show_number
@@ -73,7 +73,7 @@ class Heartbeats:
                 return True
             self.emit(f"worker {worker.number}'s heartbeat for job {job.id} was refused: "
                       f"{self._claim_named(job)} no longer holds it, so the worker stops that job")
-            worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
+            worker.drop_job()
             self.beats_refused += 1
             return False
         self.beats += 1

@@ -215,27 +215,26 @@ def params(others):
     )
 
 
-class Libraries:
-    def _apply_library(self):
-        """Set the chosen library's defaults (then its what-if) on every parameter the reader
-        did not give. Changes self.params, so that the snapshot, and a link made from it, say
-        what the run uses."""
-        name = self.params["library"]
-        if name == NONE:
-            return
-        library = LIBRARIES[name]
-        values = {param: value for param, (value, _, _) in library["sets"].items()}
-        if self.params["what_if"]:
-            values.update(library["what_if"][1])
-        specs = {spec["name"]: spec for spec in self.PARAMS}
-        for param, value in values.items():
-            if param not in self.given:
-                self.params[param] = convert(specs[param], value)
+def apply_library(params, given, specs):
+    """Set the chosen library's defaults (then its what-if) in `params` on every parameter the
+    reader did not give (`given`); `specs` are the simulation's PARAMS. Changes `params`, so
+    that the snapshot, and a link made from it, say what the run uses."""
+    name = params["library"]
+    if name == NONE:
+        return
+    library = LIBRARIES[name]
+    values = {param: value for param, (value, _, _) in library["sets"].items()}
+    if params["what_if"]:
+        values.update(library["what_if"][1])
+    specs = {spec["name"]: spec for spec in specs}
+    for param, value in values.items():
+        if param not in given:
+            params[param] = convert(specs[param], value)
 
-    def _state(self):
-        """The snapshot's "presets" where the form shows the library: {"by": the fields that
-        choose a preset, "sets": the parameters a preset may set}."""
-        state = super()._state()
-        if "library" not in state["hidden"]:
-            state["presets"] = {"by": ["library", "what_if"], "sets": PRESET_PARAMS}
-        return state
+
+def with_presets(state):
+    """The snapshot `state`, with "presets" where the form shows the library: {"by": the fields
+    that choose a preset, "sets": the parameters a preset may set}."""
+    if "library" not in state["hidden"]:
+        state["presets"] = {"by": ["library", "what_if"], "sets": PRESET_PARAMS}
+    return state

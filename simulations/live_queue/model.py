@@ -21,89 +21,59 @@ holds, and another worker may take the job over only after t + L. tinyq runs her
 that counts ticks (ticks.py), so that a lease ending on a tick ends exactly on it.
 
 The casebook's controls (heartbeats and varying durations, a deploy, a poison job and the
-delivery cap) are in live_queue_heartbeat.py, live_queue_deploy.py and live_queue_poison.py; an
-embed shows their fields only at the level that names them (live_queue_view.py, EXTRAS).
+delivery cap) are in heartbeat.py, deploy.py and poison.py; an
+embed shows their fields only at the level that names them (levels.py, EXTRAS).
 """
 from collections import deque
 
 from ..engine.capstone import tinyq
-from . import delivery as live_queue_delivery, deploy as live_queue_deploy
-from . import heartbeat as live_queue_heartbeat, libraries as live_queue_libraries
-from . import poison as live_queue_poison, retry as live_queue_retry
 from .actions import ReaderActions
 from .delivery import Delivery
-from .deploy import Deploys
+from .deploy import Deploy
 from .heartbeat import Heartbeats
-from .libraries import Libraries
-from .poison import Poison
+from .libraries import apply_library, with_presets
+from .poison import PoisonJob
 from .producer import Producer
-from .retry import Retries
-from .view import LEVELS, QueueView, live_queue_view
+from .params import MAX_JOBS, MAX_WORKERS, PARAMS, SETTABLE, STALL
+from .retry import RetryPolicy, Service
+from .levels import LEVELS
+from .view import QueueView, live_queue_view
 from .worker import Worker
-from ..engine.params import boolean, choice, integer, number, seed_param, show_number
+from ..engine.params import show_number
 from ..engine.simulation import WORKER_STATES, Agenda, Simulation  # noqa: F401 (tests import it here)
 from .ticks import TICKS_PER_SECOND, TickClock, in_seconds, lease_ticks, to_ticks
 
 CLAIM_TICKS = 1      # 0.1 s from claiming a job to starting it
 ACK_TICKS = 1        # 0.1 s to ack it
 RESTART_TICKS = 20   # the supervisor restarts a dead worker after 2 s
-MAX_WORKERS = 64
-MAX_LEASE = live_queue_heartbeat.MAX_SECONDS   # a day, in seconds: leases for hours-long jobs
-MAX_JOBS = 5000      # jobs in all, so nothing runs away in a browser tab
 
-class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, Libraries, Delivery,
-                QueueView, Simulation):
+class LiveQueue(ReaderActions, Producer, Heartbeats, Delivery, QueueView, Simulation):
     NAME = "live-queue"
     VIEW = staticmethod(live_queue_view)
     TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS = TICKS_PER_SECOND, MAX_WORKERS, MAX_JOBS
     CLAIM_TICKS, ACK_TICKS = CLAIM_TICKS, ACK_TICKS
-    RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (live_queue_actions.py)
+    RESTART_TICKS, Worker = RESTART_TICKS, Worker   # for the reader's actions (actions.py)
     MAX_RUN_STEPS = 600  # one run() call covers at most 60 virtual seconds
-    PARAMS = (
-        integer("workers", "Workers", 2, 1, MAX_WORKERS, "Worker processes at the start."),
-        integer("jobs", "Jobs at the start", 0, 0, MAX_JOBS, "Jobs waiting in the queue at 0 s."),
-        number("lease", "Lease (s)", 5.0, 0.5, MAX_LEASE,
-               "How long a claim holds its job before another worker may take it.", live=True),
-        number("duration", "Job duration (s)", 2.0, 0.3, MAX_LEASE,
-               "How long one job takes a worker, from claim to ack.", live=True),
-        number("crash", "Crash chance per job", 0.0, 0.0, 1.0,
-               "The chance that a worker's process dies at a random moment of a job.", live=True),
-        number("rate", "Arrivals (jobs/s)", 0.0, 0.0, 50.0,
-               "Jobs the producer adds per second, at random moments.", live=True),
-        boolean("supervisor", "Restart dead workers", False,
-                "A supervisor starts a fresh process 2 s after a worker dies.", live=True),
-        choice("level", "Shows", "all", list(LEVELS),
-               "What the widget shows: `queue` keeps back what chapters 4 to 9 teach; the "
-               "casebook's levels add the controls of one case (a chapter's embed sets it; the "
-               "run is the same either way).",
-               labels={"queue": "the queue only", "all": "what the chapters teach",
-                       "heartbeats": "that, and heartbeats", "deploys": "that, and deploys",
-                       "poison": "that, and a poison job",
-                       "retries": "that, and a busy service with a retry policy",
-                       "library": "that, and your library's settings",
-                       "free": "every control at once (free play)"}),
-        seed_param(),
-    ) + (live_queue_heartbeat.PARAMS + live_queue_deploy.PARAMS + live_queue_poison.PARAMS
-         + live_queue_retry.PARAMS + live_queue_delivery.params(MAX_JOBS))
-    PARAMS += live_queue_libraries.params(PARAMS)   # its help names the others' labels
-    SETTABLE = tuple(spec["name"] for spec in PARAMS if spec["live"])   # act("set") takes these
-    # The stall action's argument: how long a busy worker freezes.
-    STALL = number("seconds", "Stall for (s)", 10.0, 0.1, 600.0,
-                   "How long a stalled worker freezes: alive, but doing nothing.")
+    PARAMS, SETTABLE, STALL = PARAMS, SETTABLE, STALL   # params.py
 
     def _start(self):
-        self._apply_library()   # a preset's defaults, before anything reads the parameters
+        # a library preset's defaults, before anything reads the parameters (libraries.py)
+        apply_library(self.params, self.given, self.PARAMS)
         self.ticks = 0
         self.agenda = Agenda(self.clock)    # the world's next tick, 0.1 s on (simulation.py)
         self.agenda.schedule(1 / TICKS_PER_SECOND, "world", None)
         self.settings = {name: self.params[name] for name in self.SETTABLE}
         self._check_durations(self.params["duration"], self.params["duration_max"])
-        self._start_retries()
+        # the email service and what happens to a job whose call failed (retry.py)
+        self.service = Service(self.params["service_capacity"], TICKS_PER_SECOND)
+        self.retry_policy = RetryPolicy.from_params(self.params)
+        self.deploy = Deploy.from_params(self.params)   # deploy.py
+        self.poison = PoisonJob.from_params(self.params)   # job 1, and the delivery cap (poison.py)
         self._start_delivery()
         # backoff in ticks: 1 s doubling, at most 300 s (tinyq's defaults, in seconds)
         self.queue = tinyq.Queue(lease=lease_ticks(self.settings["lease"]),
-                                 max_attempts=self._queue_cap(), backoff_base=TICKS_PER_SECOND,
-                                 backoff_cap=300 * TICKS_PER_SECOND,
+                                 max_attempts=self.poison.queue_cap(),
+                                 backoff_base=TICKS_PER_SECOND, backoff_cap=300 * TICKS_PER_SECOND,
                                  clock=TickClock(self), rng=self.rng)
         self.workers = [Worker(n) for n in range(1, self.params["workers"] + 1)]
         self.emails = [0]           # emails sent, by job id
@@ -117,10 +87,12 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
         # again); whose lease had run out before its latest claim (the picture: "was worker N")
         self.claimed_by, self.lapsed, self.handed = {}, {}, {}
         self.cap_reported = False
-        self.beats = self.beats_refused = self.handed_back = 0     # heartbeats, deploys
-        self.poison_claims = self.poison_failures = self.poison_kills = 0
+        self.beats = self.beats_refused = 0     # heartbeats
         if self.params["jobs"]:
             self._enqueue(self.params["jobs"])
+
+    def _state(self):
+        return with_presets(super()._state())   # the library's presets, if the form shows them
 
     # --- the world moving on -------------------------------------------------------------
     def _step(self):
@@ -137,6 +109,29 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
 
     def next_time(self):
         return self.agenda.peek()
+
+    def _deploy(self):
+        """At the deploy's tick, send every live worker the stop signal."""
+        words = self.deploy.signal(self.ticks)
+        if words is None:
+            return
+        self.emit(words)
+        for worker in self.workers:
+            if worker.state != "killed":
+                self.deploy.stop_signal(worker, self.ticks, TICKS_PER_SECOND)
+                self._stop_if_due(worker)
+
+    def _stop_if_due(self, worker):
+        """A stopping worker exits when the deploy says so; returns True if it is gone. Its
+        replacement (the new version) starts after RESTART_TICKS, supervisor or not."""
+        how = self.deploy.stop(worker, self.ticks, self.queue, self.emit)
+        if how is None:
+            return False
+        worker.stopping, worker.stop_by = False, None
+        self._die(worker, how)
+        worker.restart_at = self.ticks + RESTART_TICKS
+        worker.replaced = True
+        return True
 
     def _report_expired_leases(self, before):
         """Say which leases ran out in this tick: those that covered the previous tick and
@@ -172,8 +167,7 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
                 worker.replaced = False
             return
         if worker.crash_at is not None and tick >= worker.crash_at:
-            if self._is_poison(worker.job) and self.params["poison"] == "kills":
-                self.poison_kills += 1
+            if self.poison.kills(worker.job):
                 self._die(worker, "was killed by the poison job it ran,")
             else:
                 self._die(worker, "crashed")
@@ -187,11 +181,14 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
         elif worker.state == "claimed":
             worker.state, worker.until = "working", tick + (worker.work or self._work_ticks())
             self._start_work(worker)   # acked now, if acks are early
-        elif worker.state == "working" and self._is_poison(worker.job) \
-                and self.params["poison"] == "fails":
-            self._poison_fails(worker)
+        elif worker.state == "working" and self.poison.fails(worker.job):
+            self.poison.fail(worker, self.queue, self.ticks, self.rng, self.emit)
         elif worker.state == "working":
-            if self._calls_fail(worker):   # the email service failed: the job waits its backoff
+            failed = self.service.call(self.ticks, self.rng)
+            if failed:   # the email service failed: the job waits its backoff, or is dead
+                job = worker.drop_job()
+                self.emit(self.retry_policy.fail(self.queue, job, failed, self.ticks,
+                                                 TICKS_PER_SECOND, self.rng))
                 return
             self._send_email(worker)
             worker.state, worker.until = "acking", tick + ACK_TICKS
@@ -217,7 +214,8 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
         if self.rng.random() < self.settings["crash"]:
             span = CLAIM_TICKS + (worker.work or self._work_ticks()) + ACK_TICKS
             worker.crash_at = self.ticks + 1 + int(self.rng.random() * span)
-        self._poison_claimed(worker)
+        self.poison.claimed(worker, self.ticks, CLAIM_TICKS,
+                            lambda: worker.work or self._work_ticks())
 
     def _send_email(self, worker):
         job_id = worker.job.id
@@ -249,7 +247,7 @@ class LiveQueue(ReaderActions, Producer, Heartbeats, Deploys, Poison, Retries, L
             did = "finished" if self._acked_early(job) else "acked"   # acked early, at its start
             self.emit(f"worker {worker.number} {did} job {job.id}: done")
             self.early.discard((job.id, job.token))
-        worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
+        worker.drop_job()
 
     def _die(self, worker, how):
         held = worker.job

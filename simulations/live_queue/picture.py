@@ -29,7 +29,7 @@ A token's `attempts` is how many times its job has been claimed (tinyq counts a 
 attempt): 2 or more means it was handed over to another worker (or retried) at least once.
 
 Only the first tokens of each pile are sent, so a run of 5,000 jobs costs the page a few dozen
-tokens, never 5,000 (issue 19).
+tokens, never 5,000.
 """
 from .ticks import in_seconds
 

@@ -15,7 +15,7 @@ decides whether a poison job ever gets there:
 A failed attempt waits tinyq's backoff with jitter (1 s doubling, at most 300 s) before the job
 may be claimed again. Sources: https://github.com/sidekiq/sidekiq/issues/4069,
 https://github.com/sidekiq/sidekiq/issues/4633, https://github.com/php-enqueue/enqueue-dev/issues/475,
-https://github.com/php-enqueue/enqueue-dev/pull/720. A mixin of LiveQueue (live_queue.py).
+https://github.com/php-enqueue/enqueue-dev/pull/720. The live queue holds one PoisonJob (model.py).
 """
 from ..engine.capstone import tinyq
 from ..engine.params import choice, integer
@@ -45,48 +45,70 @@ PARAMS = (
 )
 
 
-class Poison:
-    def _queue_cap(self):
+class PoisonJob:
+    """Job 1 as the run's settings make it (`kind`: healthy, fails or kills), the delivery cap
+    (`cap` attempts) and what it counts (`counts`: claims, failures or new-copy); and what
+    happened to the poison job: its claims, its failures and the workers it killed (`killed`).
+    The live queue holds one and calls it at each claim and wherever the job could fail or kill."""
+
+    def __init__(self, kind, cap, counts):
+        self.kind, self.cap, self.counts = kind, cap, counts
+        self.claims = self.failures = self.killed = 0
+
+    @classmethod
+    def from_params(cls, params):
+        return cls(params["poison"], params["max_attempts"], params["cap_counts"])
+
+    def queue_cap(self):
         """The max_attempts tinyq is given: the cap, unless only failures count."""
-        return UNCOUNTED if self.params["cap_counts"] == "failures" else self.params["max_attempts"]
+        return UNCOUNTED if self.counts == "failures" else self.cap
 
-    def _is_poison(self, job):
-        return job is not None and job.id == POISON_JOB and self.params["poison"] != "healthy"
+    def is_poison(self, job):
+        return job is not None and job.id == POISON_JOB and self.kind != "healthy"
 
-    def _poison_claimed(self, worker):
-        """Just after a claim: count the poison job's claims, and plan its kill."""
-        if not self._is_poison(worker.job):
+    def claimed(self, worker, tick, claim_ticks, work_ticks):
+        """Just after `worker`'s claim at `tick`: count the poison job's claims, and plan its
+        kill halfway through the work (`work_ticks()`: the ticks its work takes)."""
+        if not self.is_poison(worker.job):
             return
-        self.poison_claims += 1
-        if self.params["poison"] == "kills":   # halfway through the work, every time
-            work = worker.work or self._work_ticks()
-            worker.crash_at = self.ticks + self.CLAIM_TICKS + max(1, work // 2)
+        self.claims += 1
+        if self.kind == "kills":
+            worker.crash_at = tick + claim_ticks + max(1, work_ticks() // 2)
 
-    def _poison_fails(self, worker):
-        """The poison job's handler raises where the email would go out: record the failure as
-        the cap's setting says, and leave the worker idle."""
-        job, counts, cap = worker.job, self.params["cap_counts"], self.params["max_attempts"]
+    def kills(self, job):
+        """Whether a worker whose process dies now was killed by `job` (then it is counted)."""
+        if self.is_poison(job) and self.kind == "kills":
+            self.killed += 1
+            return True
+        return False
+
+    def fails(self, job):
+        """Whether `job`'s handler raises now, where the email would go out."""
+        return self.is_poison(job) and self.kind == "fails"
+
+    def fail(self, worker, queue, tick, rng, emit):
+        """The poison job's handler raised on `worker` at `tick`: record the failure in `queue`
+        as the cap's setting says (drawing a jitter from `rng` for a new copy), say what happened
+        through `emit`, and leave the worker idle."""
         error = "poison: the handler raised"
-        worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
+        job = worker.drop_job()
         try:
-            if counts == "new-copy":
-                delay = tinyq.jitter(tinyq.backoff(1, self.queue.backoff_base,
-                                                   self.queue.backoff_cap), self.rng)
-                self.queue._guarded(job, REQUEUE_AS_NEW, {"error": error,
-                                                          "run_at": self.ticks + delay})
-                self.emit(f"job {job.id} failed on worker {worker.number}; it is requeued as a "
-                          f"new message, whose attempts start again from 0")
+            if self.counts == "new-copy":
+                delay = tinyq.jitter(tinyq.backoff(1, queue.backoff_base, queue.backoff_cap), rng)
+                queue._guarded(job, REQUEUE_AS_NEW, {"error": error, "run_at": tick + delay})
+                emit(f"job {job.id} failed on worker {worker.number}; it is requeued as a "
+                     f"new message, whose attempts start again from 0")
                 return
-            self.poison_failures += 1
-            permanent = counts == "failures" and self.poison_failures >= cap
-            state = self.queue.fail(job, error, permanent=permanent)
+            self.failures += 1
+            permanent = self.counts == "failures" and self.failures >= self.cap
+            state = queue.fail(job, error, permanent=permanent)
         except tinyq.LeaseLost:
-            self.emit(f"job {job.id} failed on worker {worker.number}, whose claim had already "
-                      f"been taken over: nothing was written")
+            emit(f"job {job.id} failed on worker {worker.number}, whose claim had already "
+                 f"been taken over: nothing was written")
             return
         if state == "dead":
-            self.emit(f"job {job.id} failed on worker {worker.number} for the last time "
-                      f"({cap} of {cap}): it is dead")
+            emit(f"job {job.id} failed on worker {worker.number} for the last time "
+                 f"({self.cap} of {self.cap}): it is dead")
         else:
-            self.emit(f"job {job.id} failed on worker {worker.number} (attempt {job.attempts}); "
-                      f"it will be retried after a backoff")
+            emit(f"job {job.id} failed on worker {worker.number} (attempt {job.attempts}); "
+                 f"it will be retried after a backoff")

@@ -1,6 +1,6 @@
 """live-queue: the producer, which adds jobs at random moments (Poisson arrivals at `rate` jobs a
 second), and every enqueue, the reader's too: through the queue's capacity, with each job's ETA.
-A mixin of LiveQueue (live_queue.py), which holds the state it changes."""
+A mixin of LiveQueue (model.py), which holds the state it changes."""
 import math
 
 from ..engine.capstone import tinyq

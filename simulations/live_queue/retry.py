@@ -9,10 +9,13 @@ fails. A failed call fails its job, which is retried after backoff(attempt, base
 the job is dead. Without jitter, jobs that failed together come back together and overload the
 service again: the thundering herd.
 
+The live queue holds one Service and one RetryPolicy (model.py): each owns its settings and
+state, and takes the run's tick and generator from the simulation when it is called.
+
 Sources: sidekiq#480 and its fix sidekiq#483, a random "splay" added to each retry,
 https://github.com/sidekiq/sidekiq/issues/480, https://github.com/sidekiq/sidekiq/pull/483;
 Marc Brooker, "Exponential Backoff And Jitter",
-https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/. A mixin of LiveQueue.
+https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/.
 """
 from collections import deque
 
@@ -33,51 +36,61 @@ PARAMS = (
 )
 
 
-class Retries:
-    def _calls_fail(self, worker):
-        """The service's answer to this worker's email call: True if it failed (the email did
-        not go out). Draws from the run's generator only when the service can fail."""
-        capacity = self.params["service_capacity"]
-        if not capacity:
-            return False
+class Service:
+    """The email service: `capacity` calls a second (0: it never fails), the ticks of the calls
+    made in the last second (`per_second` ticks), and how many calls failed (`failed`)."""
+
+    def __init__(self, capacity, per_second):
+        self.capacity, self.per_second = capacity, per_second
+        self.calls = deque()
+        self.failed = 0
+
+    def call(self, tick, rng):
+        """One email call at `tick`: None if it went through, else why it failed, in words.
+        Draws from `rng` only when the service can fail (so runs without it replay as before)."""
+        if not self.capacity:
+            return None
         calls = self.calls
-        calls.append(self.ticks)
-        while calls[0] <= self.ticks - self.TICKS_PER_SECOND:
+        calls.append(tick)
+        while calls[0] <= tick - self.per_second:
             calls.popleft()
-        chance = max(0.0, 1 - capacity / len(calls))
-        if self.rng.random() >= chance:
-            return False
-        self.calls_failed += 1
-        self._retry(worker, f"the service failed under {len(calls)} calls in the last second")
-        return True
+        chance = max(0.0, 1 - self.capacity / len(calls))
+        if rng.random() >= chance:
+            return None
+        self.failed += 1
+        return f"the service failed under {len(calls)} calls in the last second"
 
-    def _retry(self, worker, why):
-        """Fail the worker's job: retried after the policy's backoff, or dead on its last attempt."""
-        job = worker.job
-        worker.job, worker.state, worker.crash_at, worker.next_beat = None, "idle", None, None
-        base, cap = self.params["backoff_base"], self.params["backoff_cap"]
-        delay = tinyq.backoff(job.attempts, base, cap)
-        if self.params["jitter"]:
-            delay = tinyq.jitter(delay, self.rng)
-        error = f"failed: {why}"
-        try:
-            if job.attempts >= self.queue.max_attempts:
-                self.queue._guarded(job, self.queue.MARK_DEAD, {"error": error})
-                self.emit(f"job {job.id} {error} on its last attempt: it is dead")
-            else:
-                self.queue._guarded(job, self.queue.MARK_RETRY,
-                                    {"error": error, "run_at": self.ticks + delay * self.TICKS_PER_SECOND})
-                self.emit(f"job {job.id} {error}; retry in {delay:.2f} s "
-                          f"(attempt {job.attempts})")
-        except tinyq.LeaseLost:
-            self.emit(f"job {job.id} {error}, but its claim had already been taken over")
 
-    def _start_retries(self):
-        """Check the policy (a cap below the base is refused beside the cap's field)."""
-        base, cap = self.params["backoff_base"], self.params["backoff_cap"]
+class RetryPolicy:
+    """When a failed job is tried again: tinyq's backoff from `base` to `cap` seconds, spread by
+    its equal jitter when `jitter` is on. Raises ParamError (beside the cap's field) for a cap
+    below the base."""
+
+    def __init__(self, base, cap, jitter):
         if cap < base:
             raise ParamError("backoff_cap", f"must be at least the backoff base "
                                             f"({show_number(base)} s); got {show_number(cap)}",
                              label=PARAMS[2]["label"])
-        self.calls = deque()       # the ticks of the service's calls in the last second
-        self.calls_failed = 0
+        self.base, self.cap, self.jitter = base, cap, jitter
+
+    @classmethod
+    def from_params(cls, params):
+        return cls(params["backoff_base"], params["backoff_cap"], params["jitter"])
+
+    def fail(self, queue, job, why, tick, per_second, rng):
+        """Fail `job` (a tinyq.Job of `queue`, whose clock counts `per_second` ticks a second) at
+        `tick`: queued again after the backoff, or dead on its last attempt. Returns what
+        happened, in words (the claim may already have been taken over: then nothing is written)."""
+        delay = tinyq.backoff(job.attempts, self.base, self.cap)
+        if self.jitter:
+            delay = tinyq.jitter(delay, rng)
+        error = f"failed: {why}"
+        try:
+            if job.attempts >= queue.max_attempts:
+                queue._guarded(job, queue.MARK_DEAD, {"error": error})
+                return f"job {job.id} {error} on its last attempt: it is dead"
+            queue._guarded(job, queue.MARK_RETRY,
+                           {"error": error, "run_at": tick + delay * per_second})
+            return f"job {job.id} {error}; retry in {delay:.2f} s (attempt {job.attempts})"
+        except tinyq.LeaseLost:
+            return f"job {job.id} {error}, but its claim had already been taken over"

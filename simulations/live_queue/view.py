@@ -1,59 +1,14 @@
 """What the page draws of a live queue: the job rows, the figures, the outcome in words and
-the workers' cards. QueueView is a mixin of LiveQueue (live_queue.py), which holds the state it
+the workers' cards. QueueView is a mixin of LiveQueue (model.py), which holds the state it
 reads; live_queue_view() turns its snapshot into the words and numbers shown (view.py)."""
+from . import table as jobs_table
+from .levels import LEVELS
 from .picture import claims, picture
-from ..engine.params import ParamError
-from ..engine.simulation import UNFINISHED_JOBS, plural, require_int
+from ..engine.simulation import UNFINISHED_JOBS, plural
 from .ticks import in_seconds
 from ..engine.view import bad_if, chip, dash, key_item, per_second, secs, table, tile, view
 
-# What an embed shows, by how far the guide has got (its `level:`): level -> the parts it keeps
-# back until a later chapter teaches them. The run is the same whatever the level (a hidden setting
-# keeps its value); the page hides a part whose name is in the snapshot's "hidden":
-#   token       the fencing token: the table's Token column and the token on a worker's card (ch. 9)
-#   stall       the Stall buttons and their "Stall for (s)" field (chapter 5)
-#   kill        the Kill buttons on the picture, and its key's "2nd try" (chapters 4 and 5; a link
-#               that kills still replays: the act itself is allowed)
-#   crash, supervisor           the fields "Crash chance per job" and "Restart dead workers" (ch. 6, 9)
-#   duplicate_emails, acks_refused          the figures of those names (chapters 4 and 5)
-# The casebook's controls, by the level that shows them: chapters 3 to 10 keep them
-# back, and a case's embed (content/12-casebook.md) shows the group it needs.
-EXTRAS = {"heartbeats": ("heartbeat", "grace", "duration_max"),
-          "deploys": ("deploy_at", "shutdown_grace", "hand_back"),
-          "poison": ("poison", "max_attempts", "cap_counts"),
-          "retries": ("service_capacity", "backoff_base", "backoff_cap", "jitter"),
-          "library": ("library", "what_if", "ack", "eta", "eta_wait", "lost_claim", "orphan",
-                      "max_depth", "drop_lock")}
-EVERY_EXTRA = tuple(name for group in EXTRAS.values() for name in group)
-LEVELS = {
-    "queue": ("token", "stall", "kill", "crash", "supervisor", "duplicate_emails", "acks_refused")   # ch. 3
-             + EVERY_EXTRA,
-    "all": EVERY_EXTRA,
-    **{level: tuple(n for n in EVERY_EXTRA if n not in group) for level, group in EXTRAS.items()},
-    "free": (),   # free play: every control of every level at once, whatever the chapter
-}
-
-MAX_ROWS = 50             # job rows in one snapshot: a page of the table (a bigger one cost a frame)
 THROUGHPUT_WINDOW = 10.0  # seconds of history behind the throughput figure
-
-# The rows a snapshot shows when there are too many: running, then waiting, then finished. Each
-# status is written out, not bound as a parameter, so SQLite can answer from tinyq's partial indexes
-# (jobs_due, jobs_leased) rather than read all 5,000 rows: with 64 workers and 5,000 jobs that was
-# most of a snapshot, and a snapshot most of a frame (bench/bench_widgets.py "rows").
-COUNT_QUEUED = "SELECT count(*) FROM jobs WHERE status = 'queued'"
-COUNT_RUNNING = "SELECT count(*) FROM jobs WHERE status = 'running'"
-ROWS_RUNNING = "SELECT id FROM jobs WHERE status = 'running'"   # from jobs_leased; sorted here
-ROWS_QUEUED = "SELECT id FROM jobs WHERE status = 'queued' ORDER BY run_at, id LIMIT ? OFFSET ?"
-ROWS_FINISHED = ("SELECT id FROM jobs WHERE status IN ('done', 'dead') ORDER BY id DESC "
-                 "LIMIT ? OFFSET ?")
-ROWS_DONE = "SELECT id FROM jobs WHERE status = 'done' ORDER BY id LIMIT ? OFFSET ?"
-ROWS_DEAD = "SELECT id FROM jobs WHERE status = 'dead' ORDER BY id LIMIT ? OFFSET ?"
-
-# Which jobs the table lists, a page of MAX_ROWS at a time, so that every job can be found:
-# name -> the words a reader chooses it by. "watch" (the first) is what a playing queue is
-# watched by: running, then the next to be claimed, then the latest finished.
-TABLE_VIEWS = {"watch": "Running, then queued", "all": "Every job, by number",
-               "queued": "Queued", "running": "Running", "done": "Done", "dead": "Dead"}
 
 
 class QueueView:
@@ -65,9 +20,7 @@ class QueueView:
 
     def _counts(self):
         """(queued, running, dead): every job is one of those or done (self.done_count)."""
-        queued = self.queue.db.execute(COUNT_QUEUED).fetchone()[0]
-        running = self.queue.db.execute(COUNT_RUNNING).fetchone()[0]
-        return queued, running, self.total - queued - running - self.done_count
+        return jobs_table.counts(self.queue.db, self.total, self.done_count)
 
     def _claim_named(self, job):
         """How the log names the claim `job` holds: "token N", or "its claim" at a level that
@@ -97,50 +50,18 @@ class QueueView:
     def act_table(self, view="watch", page=1):
         """Which jobs the table lists (a TABLE_VIEWS name) and which page of them, from 1. The
         run is untouched: the page sends it, never a link (it is not one of the reader's moves)."""
-        if view not in TABLE_VIEWS:
-            raise ParamError("view", f"must be one of {', '.join(TABLE_VIEWS)}; got {view!r}")
-        self.table = (view, require_int("page", page, 1, self.MAX_JOBS))
+        self.table = jobs_table.choose(view, page, self.MAX_JOBS)
 
     def _table_parts(self, view):
         """[(how many, fetch(offset, limit) -> ids)]: the view's jobs, in order, in parts."""
         queued, running, dead = self._counts()
-        db = self.queue.db
-
-        def query(sql):
-            return lambda offset, limit: [i for i, in db.execute(sql, (limit, offset))]
-
-        def leased(offset, limit):   # at most a few hundred, from jobs_leased
-            return sorted(i for i, in db.execute(ROWS_RUNNING))[offset:offset + limit]
-
-        parts = {"running": (running, leased), "queued": (queued, query(ROWS_QUEUED)),
-                 "done": (self.done_count, query(ROWS_DONE)), "dead": (dead, query(ROWS_DEAD)),
-                 "all": (self.total, lambda offset, limit: list(
-                     range(offset + 1, min(self.total, offset + limit) + 1)))}
-        if view == "watch":
-            return [parts["running"], parts["queued"],
-                    (self.done_count + dead, query(ROWS_FINISHED))]
-        return [parts[view]]
+        return jobs_table.parts(self.queue.db, view, self.total, self.done_count,
+                                queued, running, dead)
 
     def table_page(self):
         """(the ids on the table's page, {view, page, pages, first, last, count, note})."""
         view, page = getattr(self, "table", ("watch", 1))
-        parts = self._table_parts(view)
-        count = sum(n for n, _ in parts)
-        pages = max(1, -(-count // MAX_ROWS))
-        page = min(page, pages)
-        ids, offset = [], (page - 1) * MAX_ROWS
-        for n, fetch in parts:
-            if offset >= n:
-                offset -= n
-                continue
-            ids += fetch(offset, MAX_ROWS - len(ids))
-            offset = 0
-            if len(ids) >= MAX_ROWS:
-                break
-        first = (page - 1) * MAX_ROWS + 1
-        shown = f"{first:,}–{first + len(ids) - 1:,} of {plural(count, 'job')}" if ids else "no jobs"
-        return ids, {"view": view, "page": page, "pages": pages, "count": count,
-                     "views": TABLE_VIEWS, "note": f"({TABLE_VIEWS[view].lower()}: {shown})"}
+        return jobs_table.page_of(self._table_parts(view), view, page)
 
     def job_rows(self):
         ids, self._table_drawn = self.table_page()   # _state() sends the page's figures with it
@@ -179,10 +100,10 @@ class QueueView:
             # the casebook's controls: heartbeats, a deploy, a poison job (job 1)
             "heartbeats": self.beats,
             "heartbeats_refused": self.beats_refused,
-            "handed_back": self.handed_back,
-            "poison_claims": self.poison_claims,
-            "poison_kills": self.poison_kills,
-            "calls_failed": self.calls_failed,   # the email service's failures (retries level)
+            "handed_back": self.deploy.handed_back,
+            "poison_claims": self.poison.claims,
+            "poison_kills": self.poison.killed,
+            "calls_failed": self.service.failed,   # the email service's failures (retries level)
         }
 
     def outcome(self):
@@ -298,6 +219,6 @@ def live_queue_view(s):
         key_item("duplicate_emails", "its email sent twice", ("lqp-key-dup", "✉×2")),
         key_item("acks_refused", "an ack refused", ("lqp-key-refused", "red box")),
     ]
-    # The picture's words (its aria-label) are the picture module's (live_queue_picture.py).
+    # The picture's words (its aria-label) are the picture module's (picture.py).
     return view(figures=[f for f in figures if f["key"] not in hidden], tables=[jobs],
                 outcome=s["outcome"], key=[k for k in key if k["key"] not in hidden])

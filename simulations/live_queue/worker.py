@@ -18,3 +18,10 @@ class Worker:
     stopping: bool = False      # a deploy's stop signal reached it: it claims nothing more
     stop_by: int = None         # the tick it is killed if it is still busy
     replaced: bool = False      # its restart is the deploy's new version
+
+    def drop_job(self):
+        """Back to idle with no job, its attempt over (acked, failed, or its claim lost); returns
+        the tinyq.Job it held."""
+        job = self.job
+        self.job, self.state, self.crash_at, self.next_beat = None, "idle", None, None
+        return job

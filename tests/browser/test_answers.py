@@ -25,7 +25,7 @@ def test_every_answer_opens_for_printing_and_folds_after(page, fixture_site):
 
 
 def test_study_drills_solutions_are_folded_like_answers(page, fixture_site):
-    """Issue 23: the study drills have solutions, folded until the reader opens them."""
+    """The study drills have solutions, folded until the reader opens them."""
     page.goto(fixture_site.at("01-queue.html"))
     box = page.get_by_role("note", name="Study drills")
     solution = box.get_by_text("The third job: claims take the oldest first.")

@@ -1,4 +1,4 @@
-"""Issue 23, defects 4, 6 and 10: why Step waits (chapter 3); the chapter tells the reader what a simulation needs (the Speed
+"""Why Step waits (chapter 3); the chapter tells the reader what a simulation needs (the Speed
 menu for a minute-long lease, a slower speed for a two-second window), and a simulation does not
 start with a control the chapter has not taught yet ticked (the fencing token in 5.2)."""
 import pytest

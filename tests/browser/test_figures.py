@@ -20,7 +20,7 @@ def _luminance(rgb):
 
 
 def _chart(page, site):
-    page.goto(site.at("10-the-real-world.html"))
+    page.goto(site.at("13-the-real-world.html"))
     figure = page.locator("figure.figure img[src='figures/scaling.svg']")
     figure.scroll_into_view_if_needed()
     # The chapter's text alternative, whole (its wording is the chapter's to change).

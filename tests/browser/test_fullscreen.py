@@ -1,4 +1,4 @@
-"""A simulation fills the screen for projecting in class (issue 23): a real button, Escape or the
+"""A simulation fills the screen for projecting in class: a real button, Escape or the
 button leaves, and the focus comes back to the button."""
 from playwright.sync_api import expect
 

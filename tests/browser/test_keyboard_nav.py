@@ -38,7 +38,7 @@ def test_arrows_while_typing_or_with_a_modifier_stay_on_the_page(page, fixture_s
 
 
 def test_arrows_after_a_click_in_a_simulation_stay_on_the_page(page, fixture_site):
-    """Defect 1 of issue 23: a click on a simulation's text moves the focus to <main> (it is not
+    """A click on a simulation's text moves the focus to <main> (it is not
     focusable itself), and → then left the page, losing the run."""
     page.goto(fixture_site.at("01-queue.html"))
     page.locator(".sim .sim-fallback p").click()

@@ -35,7 +35,7 @@ def test_toc_is_folded_on_a_narrow_screen(page, fixture_site):
 
 
 def test_toc_marks_where_you_are_at_1280px(page, fixture_site):
-    """Issue 23: a laptop's 1280 px gets the contents beside the text, with "you are here"
+    """A laptop's 1280 px gets the contents beside the text, with "you are here"
     (it used to need 1440 px, so at 1280 the list was folded above the text)."""
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(fixture_site.at("00-start.html"))

@@ -54,7 +54,7 @@ def _dark(colour):
 
 
 def test_a_chapter_prints_its_simulation_run_to_the_end(page, fixture_site):
-    """Issue 23: a printed simulation showed only its start ("not yet known"); now the chapter's
+    """A printed simulation showed only its start ("not yet known"); now the chapter's
     scenario, run at build time, prints with its outcome, on the chapter and on guide.html."""
     page.goto(fixture_site.at("01-queue.html"))
     run = page.locator(".sim-print")
@@ -106,7 +106,7 @@ def _printing(page):
 
 
 def test_a_chapter_prints_a_student_copy_beside_the_copy_with_answers(page, fixture_site):
-    """Issue 23: only guide-student.html printed without the answers; each chapter now has both."""
+    """Only guide-student.html printed without the answers; each chapter now has both."""
     page.goto(fixture_site.at("01-queue.html"))
     _printing(page)
     prints = page.get_by_role("group", name="Print this chapter")

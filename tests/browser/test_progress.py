@@ -1,4 +1,4 @@
-"""The reader's progress (issue 23): chapters read and checks answered, marked in the sidebar and
+"""The reader's progress: chapters read and checks answered, marked in the sidebar and
 the contents, "Resume where you left off", kept in this browser only, and forgotten on request."""
 import re
 
@@ -71,7 +71,7 @@ def test_a_chapter_is_read_when_its_last_section_is_reached(real_page, real_site
     screen (it leaves the page's flow, and the end of the text moved up behind it)."""
     page = real_page
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(real_site.at("08-idempotency.html"))
+    page.goto(real_site.at("10-idempotency.html"))
     link = _sidebar_link(page, "Idempotency")
     stage = page.locator(".sim-stage", has=page.locator("#sim-points-in-one-transaction"))
     stage.scroll_into_view_if_needed()

@@ -1,4 +1,4 @@
-"""Issue 23, defect 7: a simulation's menus show their longest choice whole, with room for the
+"""A simulation's menus show their longest choice whole, with room for the
 arrow, even in a narrow column ("Work and ack in one transaction" was cut to "…one trans").
 
 Fonts differ between systems (the defect was seen with a wider system font than this machine's),
@@ -23,7 +23,7 @@ def test_every_menu_fits_its_longest_choice(real_page, real_site, width):
     page = real_page
     page.set_viewport_size({"width": width, "height": 800})
     tight = []
-    for chapter in ("05-leases.html", "08-idempotency.html"):
+    for chapter in ("05-leases.html", "10-idempotency.html"):
         page.goto(real_site.at(chapter))
         page.locator("details.sim-more").evaluate_all("ds => ds.forEach((d) => { d.open = true; })")
         for menu in page.evaluate(MEASURE):

@@ -3,7 +3,7 @@
 that the box scrolls)."""
 from playwright.sync_api import expect
 
-IDEMPOTENCY = "08-idempotency.html"
+IDEMPOTENCY = "10-idempotency.html"
 BOX = "#sim-stable-key .sim-table-box"
 OVERFLOWS = "(box) => box.scrollWidth > box.clientWidth + 1"
 

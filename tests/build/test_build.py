@@ -46,7 +46,7 @@ def test_every_page_has_the_policy_one_h1_lang_and_no_inline_code_but_theme_init
     """The one inline script is theme-init.js, first in <head>, and the policy names its SHA-256
     (CSP3: base64 of the digest of the element's text), so it runs and no other inline script does.
     The one <style> is the site's styles, right after it, its SHA-256 in style-src likewise; the head
-    links no stylesheet (the first paint waits for no request: issue 12)."""
+    links no stylesheet (so the first paint waits for no request)."""
     for name, page in pages.items():
         (styles,) = page.inline_styles
         assert page.find("meta", **{"http-equiv": "Content-Security-Policy"})[0]["content"] == \
@@ -187,7 +187,7 @@ def test_the_transcripts_are_saved_for_the_readers_checker(site):
 
 
 def test_a_chapter_with_answers_offers_both_prints_and_one_without_none(pages):
-    """Issue 23: "Print with answers" and "Print the student copy" (js/print.js) under the title of a
+    """"Print with answers" and "Print the student copy" (js/print.js) under the title of a
     chapter that has answers to leave out; a chapter with none prints as it is."""
     for name, has_answers in (("00-start.html", True), ("01-queue.html", True), ("02-retries.html", False)):
         buttons = [b["data-print"] for b in pages[name].find("button") if "data-print" in b]

@@ -209,7 +209,7 @@ def test_a_chapter_or_an_include_that_is_not_utf8_is_a_problem_at_its_line(tmp_p
 
 def test_a_page_with_more_simulations_than_python_holds_fails_at_the_one_too_many(tmp_path, monkeypatch):
     from simulations import bridge
-    monkeypatch.setattr(bridge, "MAX_LIVE", 2)   # the page's Python refuses a third (issue 15's casebook)
+    monkeypatch.setattr(bridge, "MAX_LIVE", 2)   # the page's Python refuses a third (a page of many embeds, like the casebook)
     embed = "```sim counter\nworkers: 1\n---\nText.\n```\n\n"
     make_book(tmp_path / "book", {"a.md": "Intro.\n\n" + embed * 3})
     with pytest.raises(BuildError) as failure:

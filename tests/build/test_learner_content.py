@@ -1,4 +1,4 @@
-"""What the guide's chapters owe learners and teachers (issue 23): every pause box, study drills
+"""What the guide's chapters owe learners and teachers: every pause box, study drills
 and Break it box and every simulation embed has an id that survives edits, and every study drills
 box has its solutions, folded."""
 import re

@@ -1,4 +1,4 @@
-"""Predict, then run (issue 23): the ```predict fence is run at build time; the answer comes from
+"""Predict, then run: the ```predict fence is run at build time; the answer comes from
 the simulation's own snapshot; a mistake in the fence stops the build at its file:line."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""The estimated reading time of each chapter, computed at build time (issue 23)."""
+"""The estimated reading time of each chapter, computed at build time."""
 import re
 
 from builder import build_site

@@ -1,4 +1,4 @@
-"""An embed's `print:` line (teacher trial, issue 23): the printed run of a scenario that starts
+"""An embed's `print:` line (asked for in a teacher trial): the printed run of a scenario that starts
 empty makes the reader's moves the chapter tells of, and a mistake in the line stops the build at it."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""Ids that survive edits (issue 23): a pause box, callout or simulation may declare its id; its
+"""Ids that survive edits: a pause box, callout or simulation may declare its id; its
 old order-based id stays an alias (an anchor, and the page's data-aliases map); clashes stop the
 build with file:line."""
 import json
@@ -138,6 +138,5 @@ def test_the_summary_names_a_chapters_old_place(tmp_path):
 
 def test_the_casebook_keeps_its_chapter_11_links():
     problems = Problems()
-    chapters = {c.source: c for c in load_summary(ROOT / "content", problems)}
-    assert chapters["12-casebook.md"].former == (11,)
-    assert ":::: pause" not in (ROOT / "content" / "11-glossary.md").read_text()   # so no clash on guide.html
+    casebook = next(c for c in load_summary(ROOT / "content", problems) if c.source.endswith("-casebook.md"))
+    assert 11 in casebook.former   # and content/moved.toml gives it the numbers its file had since

@@ -42,7 +42,7 @@ def test_missing_summary(tmp_path):
 
 def test_a_numbered_file_out_of_its_place_is_named_with_its_line(tmp_path):
     # The casebook (12-casebook.md) was listed before the glossary (11-glossary.md): its page,
-    # 12-casebook.html, said "Chapter 11" (issue 23).
+    # 12-casebook.html, said "Chapter 11".
     summary = "# Summary\n\n- [A](00-a.md)\n- [Cases](02-cases.md)\n- [Words](01-words.md)\n"
     chapters, problems = _load(tmp_path, summary, ["00-a.md", "01-words.md", "02-cases.md"])
     assert problems == [
@@ -59,7 +59,8 @@ def test_every_page_of_the_guide_says_the_number_its_file_name_says():
     assert not list(problems)
     for chapter in chapters:
         assert chapter.label == f"Chapter {int(chapter.source.split('-')[0])}", chapter
-    assert [c.label for c in chapters if c.source in ("11-glossary.md", "12-casebook.md")] == ["Chapter 11", "Chapter 12"]
+    names = [c.source.split("-", 1)[1] for c in chapters]
+    assert names.index("glossary.md") < names.index("casebook.md")   # the order its numbers once broke
 
 
 def test_was_chapter_names_only_an_old_place(tmp_path):

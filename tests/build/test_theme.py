@@ -148,8 +148,8 @@ def test_the_site_styles_go_inline_without_comments_and_a_closing_tag_in_them_is
 
 def test_every_feature_script_is_bundled_into_the_one_module_pages_load():
     from builder.problems import Problems
-    from builder.theme import FEATURES, Theme
-    assert sorted(p.stem for p in (THEME / "js").glob("*.js")) == sorted([*FEATURES, "theme-init"])
+    from builder.theme import FEATURES, OWN_PAGE, Theme
+    assert sorted(p.stem for p in (THEME / "js").glob("*.js")) == sorted([*FEATURES, "theme-init", *OWN_PAGE])
     problems = Problems()
     bundle = Theme(THEME, problems).files["assets/js/site.js"].decode()
     assert not problems

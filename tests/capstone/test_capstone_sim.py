@@ -9,7 +9,7 @@ from pathlib import Path
 
 from simulations.live_queue import LiveQueue
 
-CHAPTER = Path(__file__).resolve().parents[2] / "content" / "09-capstone.md"
+CHAPTER = Path(__file__).resolve().parents[2] / "content" / "12-capstone.md"
 
 
 def storm_params():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHAPTERS = [ROOT / "content" / "09-capstone.md", ROOT / "content" / "10-the-real-world.md"]
+CHAPTERS = [ROOT / "content" / "12-capstone.md", ROOT / "content" / "13-the-real-world.md"]
 INCLUDE = re.compile(r"^```include (\S+)(?: (def|lines)=(\S+))?\s*$")
 
 

@@ -1,4 +1,4 @@
-"""Chapter 10's backpressure embed: the prose says what the reader will see, so check it.
+"""Chapter 15's backpressure embed: the prose says what the reader will see, so check it.
 
 With jobs arriving at about three a second and each taking a worker a second, the chapter says:
 one or two workers fall further and further behind, three only just keep pace, and four drain the
@@ -11,13 +11,13 @@ import pytest
 
 from simulations.live_queue import LiveQueue
 
-CHAPTER = Path(__file__).resolve().parents[2] / "content" / "10-the-real-world.md"
+CHAPTER = Path(__file__).resolve().parents[2] / "content" / "15-capacity-and-watching.md"
 
 
 def backpressure_params():
     text = CHAPTER.read_text(encoding="utf-8")
     block = re.search(r"backpressure you can watch.*?```sim live-queue[^\n]*\n(.*?)\n---\n", text, re.S)
-    assert block, "chapter 10 no longer has its backpressure embed"
+    assert block, "chapter 15 no longer has its backpressure embed"
     return dict(line.split(": ", 1) for line in block.group(1).splitlines())
 
 

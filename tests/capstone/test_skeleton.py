@@ -1,7 +1,7 @@
 """The capstone skeleton teaches by contract: its STAGE comments say what each part must
 guarantee and never spell out the reference's lines; the exact steps wait in chapter 9's folded
 "Stuck on stage N?" boxes, one per stage; and the walk-through of the reference, which answers
-every stage, comes only after the chaos (issue 13: readers 7, 11 and 12 copied rather than thought)."""
+every stage, comes only after the chaos (in a trial, readers given the answers early copied rather than thought)."""
 import ast
 
 from tests.capstone.test_check import CAPSTONE, SKELETON, TINYQ
@@ -48,7 +48,7 @@ def test_the_skeletons_comments_state_contracts_and_do_not_dictate_the_reference
 
 
 def test_each_stage_has_a_folded_stuck_box_in_the_chapter_and_the_walk_through_comes_after_the_chaos():
-    chapter = (CAPSTONE.parents[1] / "content" / "09-capstone.md").read_text(encoding="utf-8")
+    chapter = (CAPSTONE.parents[1] / "content" / "12-capstone.md").read_text(encoding="utf-8")
     assert "Stuck on stage N?" in SKELETON.read_text(encoding="utf-8")   # the skeleton points there
     for stage in (1, 2, 3, 4):
         section = chapter.split(f"### Stage {stage}:", 1)[1].split("\n### When every stage passes", 1)[0]
@@ -59,8 +59,8 @@ def test_each_stage_has_a_folded_stuck_box_in_the_chapter_and_the_walk_through_c
 
 
 def test_each_stuck_box_grades_its_help_a_nudge_then_the_shape_then_the_code_each_folded():
-    """A reader stuck on one detail opens a nudge, not the stage's answer (issue 37)."""
-    chapter = (CAPSTONE.parents[1] / "content" / "09-capstone.md").read_text(encoding="utf-8")
+    """A reader stuck on one detail opens a nudge, not the stage's answer."""
+    chapter = (CAPSTONE.parents[1] / "content" / "12-capstone.md").read_text(encoding="utf-8")
     steps = ["Step 1, a nudge", "Step 2, the shape", "Step 3, the code"]
     for stage in (1, 2, 3, 4):
         box = chapter.split(f"<summary>Stuck on stage {stage}? ", 1)[1]

@@ -1,9 +1,9 @@
 """The casebook is read as a casebook: each case gives the symptom, asks the reader to name the
-cause, and keeps the diagnosis folded until then; the replay comes after the fold (issue 36)."""
+cause, and keeps the diagnosis folded until then; the replay comes after the fold."""
 import re
 from pathlib import Path
 
-CASEBOOK = Path(__file__).resolve().parents[2] / "content" / "12-casebook.md"
+CASEBOOK = Path(__file__).resolve().parents[2] / "content" / "19-casebook.md"
 QUESTION = "**Your diagnosis first:**"
 FOLD = '<details class="aside">\n<summary>The diagnosis'
 

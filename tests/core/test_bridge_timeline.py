@@ -1,4 +1,4 @@
-"""Time travel through the page's bridge (issue 18): every simulation's id holds a Timeline,
+"""Time travel through the page's bridge: every simulation's id holds a Timeline,
 so "back" and "seek" show exactly the snapshot the run had then, acting at an earlier moment
 starts a branch and says so, and a moment (time, nth) finds its position again."""
 import random
@@ -87,9 +87,10 @@ def test_a_kept_run_and_a_branch_are_compared_side_by_side():
     call(op="seek", id="w", at=2)
     call(op="act", id="w", name="kill", args={"worker": 1})
     call(op="step", id="w", count=30)
-    shown = call(op="compare", id="w")["compare"]
-    assert [row["run"] for row in shown["rows"]] == ["The kept run", "This run"]
-    assert shown["rows"][0]["end"] == "0.5 s" and shown["rows"][1]["end"] == "3.2 s"
-    assert shown["differ"] == ("They are the same until 0.2 s (the first 2 steps and actions); "
-                               "they differ from the next one on.")
+    reply = call(op="compare", id="w")
+    shown = reply["snapshot"]["compare"]
+    assert shown["moment"] == "3.2 s" and shown["kept"]["time"] > 0.5   # played on past its end
+    assert shown["kept_about"] == "none of your actions"
+    assert shown["live_about"] == "kill worker 1 at 0.2 s"
+    assert shown["differ"].startswith("They part at 0.2 s: ")
     assert call(op="snapshot", id="w")["snapshot"]["travel"]["at"] == 33   # compare moves nothing

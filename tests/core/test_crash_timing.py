@@ -166,7 +166,7 @@ def test_the_headline_says_the_verdict_in_the_outcomes_own_words(policy, crash):
 
 
 def test_a_kill_by_hand_shows_where_a_stood_as_the_crash_point():
-    """Issue 23, defect 2: "A does not die" and an A killed by hand never show together."""
+    """"A does not die" and an A killed by hand never show together."""
     sim = CrashTiming({"policy": "ack-after-work", "crash": "none"})
     assert sim.snapshot()["crash_shown"] == {"point": "none", "note": None}
     sim.step()   # A claims

@@ -1,4 +1,4 @@
-"""crash-timing's `fail_after_effect` (issue 15): in worker A's attempt a later step of the
+"""crash-timing's `fail_after_effect`: in worker A's attempt a later step of the
 handler raises after the email (or the batch) has gone out, so the worker fails the job (tinyq's
 fail(): queued again after a backoff, the attempt counted) instead of acking it; B claims it
 again when it is due, and the effect happens again unless a key or a record per send absorbs it."""

@@ -1,4 +1,4 @@
-"""Issue 23, defect 10: an embed shows the controls its chapter has taught. crash-timing's `level`
+"""An embed shows the controls its chapter has taught. crash-timing's `level`
 (simulations/crash_timing/levels.py) decides, in Python, which fields and which menu choices the form
 shows; the run is the same at every level, and a level before the fencing token says no "token N".
 Chapter 3's live queue (level "queue") tells its claims and refused acks without the token too."""

@@ -1,4 +1,4 @@
-"""crash-timing's controls for the casebook (issue 15): an ack by a timer apart from the work
+"""crash-timing's controls for the casebook: an ack by a timer apart from the work
 (auto-commit, its interval in seconds), and a job that is a batch of sends with or without a
 record of each send."""
 import pytest

@@ -1,4 +1,4 @@
-"""crash-timing's picture keys (issue 22, simulations/crash_timing/picture.py): where each crash
+"""crash-timing's picture keys (simulations/crash_timing/picture.py): where each crash
 point stands on A's lane is where A really dies when that point is chosen; each attempt's work
 runs from its claim to its end (past the lease when the lease is too short); the marks name the
 effect."""

@@ -1,4 +1,4 @@
-"""crash-timing's producer scenario (issue 15): a web request (A) writes Ada's row and enqueues her
+"""crash-timing's producer scenario: a web request (A) writes Ada's row and enqueues her
 welcome email before its commit, after it, or in the same transaction (the outbox), with a crash
 or a rollback between the two; worker B sends the email if it finds her row."""
 import pytest

@@ -4,7 +4,8 @@ import signal
 
 import pytest
 
-from simulations.judge.shop import KINDS, SIGNUP_FEE, WELCOME_POINTS, ReaderWorld, Run, record
+from simulations.judge.shop import KINDS, SIGNUP_FEE, WELCOME_POINTS, ShopRun
+from simulations.judge.trace import ReaderWorld, record
 from simulations.judge import EXERCISES, judge
 
 SHOP = EXERCISES["shop-handlers"]
@@ -233,7 +234,7 @@ def test_a_bare_except_cannot_catch_the_monkey_a_killed_worker_stays_dead():
                      f'    try:\n        {send}\n'
                      '    except:\n'
                      '        pass')
-    run = Run(seed=3, customers=8, workers=3, chaos=0.3, lose_request=0, lose_reply=0)
+    run = ShopRun(seed=3, count=8, workers=3, chaos=0.3, lose_request=0, lose_reply=0)
     record(run, code, lambda recorder: {"world": ReaderWorld(recorder), "SIGNUP_FEE": SIGNUP_FEE,
                                         "WELCOME_POINTS": WELCOME_POINTS}, KINDS, 3, 100_000)
     assert run.crashes > 0

@@ -14,23 +14,11 @@ import pytest
 
 from simulations.judge import EXERCISES, verdict
 from tests.conftest import ROOT
+from tests.support.judge_probe import REAL_BUILTINS
 
 PAYMENTS = EXERCISES["payments-handler"]
 RACE = EXERCISES["race-claim"]
 SHOP = EXERCISES["shop-handlers"]
-
-# The real builtins of the reader's interpreter, reached through a generator's frames.
-REAL_BUILTINS = '''\
-def _probe():
-    frame = _gen.gi_frame.f_back
-    while frame.f_back is not None:
-        frame = frame.f_back
-    yield frame.f_builtins
-_gen = _probe()
-real = next(_gen)
-real_import = real["_" + "_import_" + "_"]
-'''
-
 
 def recorded(exercise, code, seed):
     """The reader's worker's reply, made in a process of its own, as JSON data."""

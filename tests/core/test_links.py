@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.markdown.sim import scalar
+from builder.markdown.sim import pair_words, scalar
 from simulations import SIMULATIONS
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
@@ -29,14 +29,17 @@ def embeds():
     for path in sorted(CONTENT.glob("*.md")):
         for match in FENCE.finditer(path.read_text(encoding="utf-8")):
             header = match.group(2).split("\n---", 1)[0]
-            params = {}
+            params, pair = {}, None
             for line in header.splitlines():
                 if ":" in line:
                     key, value = line.split(":", 1)
-                    if key.strip() != "print":   # the printed run's moves (sim_print.py), not a parameter
+                    if key.strip() == "compare":   # a pair's second run (sim.py): its link too
+                        pair = {key: scalar(value) for key, value in pair_words(value)[1].items()}
+                    elif key.strip() != "print":   # the printed run's moves (sim_print.py), not a parameter
                         params[key.strip()] = scalar(value)
-            found.append(pytest.param(match.group(1), params,
-                                      id=f"{path.stem}:{match.group(1)}:{len(found)}"))
+            for run in [params] + ([{**params, **pair}] if pair else []):
+                found.append(pytest.param(match.group(1), run,
+                                          id=f"{path.stem}:{match.group(1)}:{len(found)}"))
     return found
 
 

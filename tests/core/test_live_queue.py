@@ -231,7 +231,7 @@ def test_n_workers_finish_n_over_duration_jobs_a_second():
 
 
 def test_every_job_can_be_found_a_page_at_a_time_and_the_table_leaves_the_run_alone():
-    """Issue 19: a snapshot carries one page of the table (50 rows), yet every job is on some page
+    """A snapshot carries one page of the table (50 rows), yet every job is on some page
     of "every job, by number", and the pages of queued, running, done and dead share them out."""
     sim = LiveQueue({"workers": 8, "jobs": 230, "duration": 1, "crash": 0.2, "lease": 1}, seed=3)
     twin = LiveQueue({"workers": 8, "jobs": 230, "duration": 1, "crash": 0.2, "lease": 1}, seed=3)

@@ -1,20 +1,14 @@
-"""live-queue: the casebook's controls (issue 15): heartbeats and varying durations, a deploy's
+"""live-queue: the casebook's controls: heartbeats and varying durations, a deploy's
 graceful shutdown, a poison job and what the delivery cap counts."""
 import pytest
 
 from simulations import LiveQueue, ParamError
-from simulations.live_queue.view import EVERY_EXTRA, EXTRAS, LEVELS
+from simulations.live_queue.levels import EVERY_EXTRA, EXTRAS, LEVELS
+from tests.support.runs import run_to, texts
 
 
 def at(params, seconds):
-    sim = LiveQueue(params)
-    while not sim.run(until=seconds):
-        pass
-    return sim
-
-
-def texts(sim):
-    return [event["text"] for event in sim.snapshot()["events"]]
+    return run_to(LiveQueue(params), seconds)
 
 
 @pytest.mark.parametrize("level", ["queue", "all"])

@@ -3,21 +3,7 @@ jobs, a worker whose claim is lost, where a dead worker's job goes, and a queue 
 import pytest
 
 from simulations import LiveQueue, ParamError
-
-
-def at(sim, seconds, acts=()):
-    """Run `sim` to `seconds`, doing each (at seconds, action, args) on the way."""
-    for when, name, args in acts:
-        while not sim.run(until=when):
-            pass
-        sim.act(name, **args)
-    while not sim.run(until=seconds):
-        pass
-    return sim
-
-
-def texts(sim):
-    return [event["text"] for event in sim.snapshot()["events"]]
+from tests.support.runs import run_to as at, texts
 
 
 def test_a_worker_killed_after_an_early_ack_loses_its_job():

@@ -2,7 +2,7 @@
 controls from different levels (a deploy with a poison job, a library preset with a retry policy)
 without writing a link; the run is the same as at any other level."""
 from simulations import LiveQueue
-from simulations.live_queue.view import EVERY_EXTRA, LEVELS
+from simulations.live_queue.levels import EVERY_EXTRA, LEVELS
 
 
 def test_free_play_hides_nothing_and_every_other_level_hides_something():

@@ -4,20 +4,7 @@ import pytest
 
 from simulations import LiveQueue
 from simulations.live_queue.libraries import LIBRARIES
-
-
-def at(sim, seconds, acts=()):
-    for when, name, args in acts:
-        while not sim.run(until=when):
-            pass
-        sim.act(name, **args)
-    while not sim.run(until=seconds):
-        pass
-    return sim
-
-
-def texts(sim):
-    return [event["text"] for event in sim.snapshot()["events"]]
+from tests.support.runs import run_to as at, texts
 
 
 def help_of(name):

@@ -92,7 +92,7 @@ def test_a_token_counts_its_claims():
 
 
 def test_a_job_taken_over_after_its_lease_ran_out_says_from_whom():
-    # Issue 22: the picture says a job jumped ("2nd try, was worker 1"), from the snapshot.
+    # The picture says a job jumped ("2nd try, was worker 1"), from the snapshot.
     sim = LiveQueue({"workers": 2, "jobs": 3, "lease": 5, "duration": 2}, seed=0)
     sim.run(0.3)
     sim.act("kill", worker=1)

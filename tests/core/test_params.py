@@ -132,7 +132,7 @@ def test_run_wants_a_number():
 
 
 def test_help_texts_name_choices_as_the_page_shows_them():
-    """Issue 23, defect 8: a help text that names a choice by its value ("naive: look with
+    """A help text that names a choice by its value ("naive: look with
     SELECT") where the menu shows its label ("Naive: look, then grab") is refused when the
     simulation's class is made, so no simulation can ship one."""
     from simulations.engine.params import check_help, choice, seed_param

@@ -4,15 +4,13 @@ import json
 import pytest
 
 from simulations import ParamError, Payments
+from tests.support.runs import settle as settled
 
 SEEDS = range(40)
 
 
 def settle(params, seed):
-    sim = Payments(params, seed=seed)
-    while not sim.run(until=1e9):
-        pass
-    return sim.snapshot()
+    return settled(Payments(params, seed=seed))
 
 
 @pytest.mark.parametrize("key", ["none", "per-attempt"])

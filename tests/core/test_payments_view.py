@@ -5,15 +5,13 @@ bank charged, it names what she does owe, not the queue's done jobs."""
 import pytest
 
 from simulations import Payments
+from tests.support.runs import settle as settled
 
 SEEDS = range(30)
 
 
 def settle(params, seed):
-    sim = Payments(params, seed=seed)
-    while not sim.run(until=1e9):
-        pass
-    return sim.snapshot()
+    return settled(Payments(params, seed=seed))
 
 
 def figures(snapshot):

@@ -147,7 +147,7 @@ def test_a_finished_worker_cannot_step():
         sim.act("step", worker="C")
 
 
-# --- the picture's keys (issue 22, glance trial) --------------------------------------------------
+# --- the picture's keys (read at a glance) ----------------------------------------------------------------
 
 def test_every_mark_a_row_shows_is_in_the_legend_and_a_double_take_is_red():
     """Shot 09: the marks were red on a row both took, the legend showed only a dark "took it".

@@ -1,5 +1,5 @@
-"""Places where a reader driving the simulations met a traceback, a wrong sentence or a wait
-(issue 12, part 2): each test failed before its fix."""
+"""Places where a reader driving the simulations met a traceback, a wrong sentence or a
+wait: each test failed before its fix."""
 import json
 import math
 
@@ -7,6 +7,7 @@ import pytest
 
 from simulations import SIMULATIONS, LiveQueue, ParamError, Payments, Race, bridge
 from simulations.engine.params import show_number
+from tests.support.runs import texts
 
 
 def run_to_end(sim, limit=10_000.0):
@@ -14,10 +15,6 @@ def run_to_end(sim, limit=10_000.0):
     while not sim.run(until=limit):
         calls += 1
     return calls
-
-
-def texts(sim):
-    return [event["text"] for event in sim.snapshot()["events"]]
 
 
 # --- 2: a lease as long as the job -----------------------------------------------------------

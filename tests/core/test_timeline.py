@@ -1,4 +1,4 @@
-"""Time travel (issue 18): simulations/engine/timeline.py over every simulation.
+"""Time travel: simulations/engine/timeline.py over every simulation.
 
 Random seeded runs with random reader actions (each simulation's real actions, valid and
 not): stepping back from any position gives exactly the snapshot the run had there, seek

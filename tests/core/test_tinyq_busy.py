@@ -1,8 +1,8 @@
-"""Issue 20's first defect: tinyq's workers died of lock contention on one SQLite file. Now a
+"""tinyq's workers died of lock contention on one SQLite file. Now a
 busy database is waited out (with backoff and jitter) and never loses an ack or an attempt, one
 locked for good is still an error in the end, and eight worker processes on one file all live.
-Each defect test fails on the tinyq before the fix (a9dec96); the rest of issue 20 is in
-tests/core/test_tinyq_defects.py.
+Each defect test fails on the tinyq before the fix (a9dec96); the other defects of the same
+review are in tests/core/test_tinyq_defects.py.
 """
 import sqlite3
 import subprocess

@@ -1,4 +1,4 @@
-"""Issue 20: the defects an expert review of tinyq found, one test (or a few) each, and the gains
+"""The defects an expert review of tinyq found, one test (or a few) each, and the gains
 that came with their fixes (extend, release, Permanent, the new columns, the lease rule, the CHECK,
 one transaction helper). Each defect test fails on the tinyq before the fix (a9dec96).
 
@@ -206,7 +206,7 @@ def test_transaction_commits_the_block_or_rolls_it_all_back(make_queue):
 # --- the simulations use it: chapter 5's lease of 1 s for a job of 3 s -------------------------
 
 def test_chapter_5s_too_short_lease_ends_in_dead_jobs_not_endless_duplicates():
-    """Before the cap, this ran on: 588 attempts and 592 duplicate emails in 600 s (issue 20)."""
+    """Before the cap, this ran on: 588 attempts and 592 duplicate emails in 600 s."""
     from simulations.live_queue import LiveQueue
     sim = LiveQueue({"workers": 3, "jobs": 6, "lease": 1, "duration": 3})
     while not sim.run(until=600):

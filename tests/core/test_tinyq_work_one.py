@@ -111,7 +111,7 @@ def test_a_crash_in_a_handler_passes_through_and_the_lease_recovers_the_job(make
 
 
 def test_an_error_after_complete_committed_is_logged_and_the_job_stays_done(make_queue, caplog):
-    """Issue 20, defect 4: it used to be re-raised, killing the worker over a job that was done."""
+    """It used to be re-raised, killing the worker over a job that was done."""
     queue = points_queue(make_queue)
 
     @queue.handler("points")

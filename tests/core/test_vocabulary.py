@@ -1,4 +1,4 @@
-"""One vocabulary (issue 14, item 2): every simulation's workers are in WORKER_STATES, defined
+"""One vocabulary: every simulation's workers are in WORKER_STATES, defined
 once, and no worker state borrows a job state's word."""
 from simulations import SIMULATIONS, CrashTiming
 from simulations.engine.simulation import WORKER_STATES

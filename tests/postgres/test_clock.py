@@ -26,8 +26,8 @@ FAST_WORKER = textwrap.dedent("""
 """)
 
 
-def run_fast_worker(conninfo, skew, clock=""):
-    program = FAST_WORKER.format(skew=skew, folder=str(CAPSTONE_TINYQ.parent), conninfo=conninfo,
+def run_fast_worker(conninfo, skew, clock="", program=FAST_WORKER):
+    program = program.format(skew=skew, folder=str(CAPSTONE_TINYQ.parent), conninfo=conninfo,
                                  clock=clock)
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                           timeout=60)

@@ -7,7 +7,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench" / "results"
 FIGURE = ROOT / "content" / "figures" / "scaling.svg"
-CHAPTER = (ROOT / "content" / "10-the-real-world.md").read_text(encoding="utf-8")
+CHAPTER = (ROOT / "content" / "13-the-real-world.md").read_text(encoding="utf-8")
 SVG = "{http://www.w3.org/2000/svg}"
 
 

@@ -12,14 +12,22 @@ import dataclasses
 
 HIDDEN_TEXT = """() => {
   const shown = (e) => e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  // Inside a closed <details> other than in its own summary (a fold within a fold too: an
+  // answer inside a folded aside): one click, or two, opens it.
+  const folded = (e) => {
+    for (let d = e.closest("details:not([open])"); d; d = d.parentElement.closest("details:not([open])")) {
+      const summary = d.querySelector(":scope > summary");
+      if (!summary || !summary.contains(e)) return true;
+    }
+    return false;
+  };
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.trim();
     const parent = node.parentElement;
     if (!text || parent.closest("script, style, template, noscript, button, select, dialog, .sim, .js-only")) continue;
-    const fold = parent.closest("details:not([open])");
-    if (fold && !parent.closest("summary")) continue;   // folded: opens without a script
+    if (folded(parent)) continue;   // folded: opens without a script
     if (!shown(parent)) {
       const where = parent.closest("[id]");
       found.push(`<${parent.tagName.toLowerCase()}${where ? " in #" + where.id : ""}> ${text.slice(0, 80)}`);
@@ -42,9 +50,15 @@ LINK_PROBLEMS = """() => {
   return found;
 }"""
 
+# A table folded in a <details> whose summary shows counts as shown: one click opens it.
 SIMULATIONS = """() => [...document.querySelectorAll(".sim[data-sim]")].map((root) => {
   const shown = (e) => e.checkVisibility({ visibilityProperty: true, opacityProperty: true });
-  const tables = [...root.querySelectorAll("table")].filter(shown);
+  const opens = (e) => {
+    const fold = e.closest("details:not([open])");
+    const summary = fold && fold.querySelector(":scope > summary");
+    return fold && root.contains(fold) && summary && shown(summary) && !fold.parentElement.closest("details:not([open]), .js-only");
+  };
+  const tables = [...root.querySelectorAll("table")].filter((e) => shown(e) || opens(e));
   const about = [...root.querySelectorAll(".sim-about")].filter(shown);
   return { id: root.id, sim: root.dataset.sim, tables: tables.length,
            about: about.map((e) => e.textContent.trim()).join(" ") };

@@ -17,5 +17,7 @@ def call(**message):
 def fresh_bridge():
     """No simulation left over from another test, before or after this one."""
     bridge.live.clear()
+    bridge.kept_runs.KEPT.clear()
     yield
     bridge.live.clear()
+    bridge.kept_runs.KEPT.clear()

@@ -1,4 +1,4 @@
-"""code/check_output.py: a reader checks their own run against "What you should see" (issue 23).
+"""code/check_output.py: a reader checks their own run against "What you should see".
 It reads and normalises as this folder's harness does (the harness imports it)."""
 import json
 import shutil
@@ -154,7 +154,7 @@ def _with_interrupts(name):
 
 def test_every_block_with_a_ctrl_c_matches_itself_pasted_from_a_terminal():
     """The guide's own blocks, word for word (the terminal's ^C echo included), match: a reader
-    who pastes a whole session is not told it differs (the fresh reader of issue 13 was)."""
+    who pastes a whole session is not told it differs (a fresh reader in a trial was)."""
     blocks = [name for name, block in harness.find_all().items() if "^C" in block.lines]
     assert len(blocks) >= 5
     for name in blocks:

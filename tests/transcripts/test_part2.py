@@ -26,7 +26,7 @@ from tests.transcripts import harness
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = ROOT / "code"
-CHAPTER_8 = ROOT / "content" / "08-idempotency.md"
+CHAPTER_8 = ROOT / "content" / "10-idempotency.md"
 
 
 # --- real processes: the lease-too-short scene -------------------------------------------------

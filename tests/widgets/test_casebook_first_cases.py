@@ -1,7 +1,7 @@
-"""The casebook's first six cases (issue 15) through the widgets' own controls, in real Chromium:
+"""The casebook's first six cases through the widgets' own controls, in real Chromium:
 each failure embed played as the chapter sets it, then the fix made with the one field the case
 changes (the lease, the policy, the key, the claim), and the chapter's bold number read off the
-page. content/12-casebook.md says "The number: ..., X against Y" for each; tests/casebook checks
+page. content/19-casebook.md says "The number: ..., X against Y" for each; tests/casebook checks
 the same numbers in CPython. One page (one Pyodide start) for the module."""
 import re
 
@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.widgets.conftest import LONG, Sim
 from tests.widgets.test_live_queue_casebook import figure, play_to, play_to_the_end
 
-CHAPTER = "12-casebook.html"
+CHAPTER = "19-casebook.html"
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The casebook's crash-timing cases in real Chromium and Pyodide (issue 15): each failure embed,
+"""The casebook's crash-timing cases in real Chromium and Pyodide: each failure embed,
 run to its end as the chapter sets it, then the fix made through the widget's own controls (a
 menu, a checkbox under "More settings", a crash point), giving the number the chapter states."""
 import pytest
@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import LONG, Sim
 
-CHAPTER = "12-casebook.html"
+CHAPTER = "19-casebook.html"
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def test_hypothesis_batch_of_50_sent_twice_and_once_with_a_record_of_each_send(p
 
 
 def test_a_bad_batch_is_refused_beside_its_field(page):
-    sim = Sim(page, id="sim-fifty-record").start()
+    sim = Sim(page, id="sim-fifty-no-record").start()
     more_settings(sim)
     field = sim.field("Emails in the job")
     field.fill("500")

@@ -1,4 +1,4 @@
-"""crash-timing's "A later step fails after the email" (issue 15) in real Chromium and Pyodide:
+"""crash-timing's "A later step fails after the email" in real Chromium and Pyodide:
 ticked under "More settings" on a casebook explorer (its level shows every control; chapter 5's
 embeds keep it back), it turns a run that sent the email
 once into one that sends it twice (A fails the job after the email, B retries it), and the
@@ -11,9 +11,11 @@ LONG = 90_000   # ms: a loaded 2-core machine
 
 
 def test_a_later_step_that_fails_after_the_email_sends_it_twice_unless_it_has_a_key(fresh_page, real_site):
-    fresh_page.goto(real_site.at("12-casebook.html"))
-    sim = Sim(fresh_page, id="sim-popped-ack-after").start()   # ack after the work, A dies after its claim
-    sim.root.get_by_label("A dies after the ack").check()   # answers at once
+    fresh_page.goto(real_site.at("19-casebook.html"))
+    sim = Sim(fresh_page, id="sim-popped-ack-first").start()   # the pair's fix: ack after the work
+    sim.field("Policy").select_option("ack-after-work")
+    expect(sim.part("log")).to_contain_text("Started again: Policy is now Ack after the work", timeout=LONG)
+    sim.button("Run to the end").click()                      # A dies after the ack, as the incident's
     expect(sim.part("outcome")).to_have_text("Exactly once: 1 email sent.", timeout=LONG)
     sim.root.locator("details.sim-more summary").click()
     sim.field("A later step fails after the email").check()

@@ -40,7 +40,7 @@ def test_a_crash_after_the_email_and_before_the_ack_sends_it_twice(sim):
     sim.start()
     sim.root.get_by_label("A dies after the email, before the ack").check()
     expect(sim.part("log")).to_contain_text("Started again: A dies after the email, before the ack.")
-    # the choice answers at once (issue 22): the run goes to its end, no Play needed
+    # the choice answers at once: the run goes to its end, no Play needed
     expect(sim.part("verdict")).to_have_text("Duplicated", timeout=30_000)   # the outcome's own words
     expect(sim.part("effects")).to_have_text("The emails: by A at 1 s; by B at 6.5 s (2nd email: duplicate).")
     expect(sim.part("outcome")).to_have_text("Duplicated: 2 emails sent.")
@@ -62,7 +62,7 @@ def test_the_reader_can_kill_a_worker_where_it_stands(sim):
     sim.button("Kill worker A").click()
     expect(sim.part("log")).to_contain_text("A dies: the power is cut")
     expect(sim.button("Kill worker A")).to_be_disabled()
-    # issue 23, defect 2: the crash points say where A died, never "A does not die" beside it
+    # The crash points say where A died, never "A does not die" beside it
     expect(sim.root.get_by_label("A dies after the email, before the ack")).to_be_checked()
     expect(sim.root.get_by_label("A does not die")).not_to_be_checked()
     expect(sim.part("kill-note")).to_have_text("You killed A by hand at 1 s, after the email, before the ack.")
@@ -75,7 +75,7 @@ def test_the_reader_can_kill_a_worker_where_it_stands(sim):
 
 
 def test_run_to_the_end_gives_what_play_gives_at_once(sim):
-    # issue 23, defect 5: no 7 s replay per crash point
+    # No 7 s replay per crash point
     sim.start()
     sim.root.get_by_label("Policy", exact=True).select_option("ack-after-work")
     sim.root.get_by_label("A dies after the email, before the ack").check()
@@ -91,7 +91,7 @@ def test_run_to_the_end_gives_what_play_gives_at_once(sim):
 
 
 def test_each_moment_is_told_once_in_words(sim):
-    # issue 23, defect 9: no second list repeating the event log line for line
+    # No second list repeating the event log line for line
     sim.start()
     sim.root.get_by_label("A dies after the email, before the ack").check()   # a new run, to its end
     expect(sim.part("verdict")).to_have_text("Duplicated", timeout=30_000)
@@ -102,7 +102,7 @@ def test_each_moment_is_told_once_in_words(sim):
 
 
 def test_help_texts_use_the_words_the_reader_sees(sim):
-    # issue 23, defect 8: "lease-too-short:" and "crash scenario" are the simulation's own names
+    # "lease-too-short:" and "crash scenario" are the simulation's own names
     helps = sim.root.locator(".sim-help").all_inner_texts()
     values = sim.root.locator('[data-field] option, [data-field] input[type="radio"]').evaluate_all(
         "(inputs) => inputs.map((input) => input.value)")

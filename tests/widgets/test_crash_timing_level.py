@@ -1,4 +1,4 @@
-"""Issue 23, defect 10: crash-timing shows the controls its chapter has taught (the embed's `level:`,
+"""crash-timing shows the controls its chapter has taught (the embed's `level:`,
 decided in Python: simulations/crash_timing/levels.py). Chapter 5's first embed has no Fencing token box,
 no Token column, no Scenario menu and one policy, before Python and after, and its log says no
 "token N"; a link
@@ -63,7 +63,7 @@ def test_a_link_that_sets_a_hidden_setting_still_replays_it(module_page, real_si
 
 def test_chapter_8_offers_what_chapters_5_to_8_taught(module_page, real_site):
     page = module_page
-    page.goto(real_site.at("08-idempotency.html"))
+    page.goto(real_site.at("10-idempotency.html"))
     sim = Sim(page, id="sim-points-in-one-transaction")
     assert visible_choices(sim, "Policy") == ["ack-after-work", "ack-before-work", "one-transaction",
                                               "idempotency-key"]

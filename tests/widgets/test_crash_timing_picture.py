@@ -1,4 +1,4 @@
-"""crash-timing's picture (issue 22): worker A's lane is the control "Where worker A dies" (a
+"""crash-timing's picture: worker A's lane is the control "Where worker A dies" (a
 slider: dragged with a pointer, moved with the arrow keys), and choosing there answers at once, as
 the radio list does; each attempt's work is drawn under its lease, so a lease too short shows the
 work going on past its end; the lanes' marks name the effect (the email, the points), in the
@@ -125,7 +125,7 @@ LANE_FOOT = """(lane) => Math.max(...[...lane.querySelectorAll('.ct-track, .ct-d
 
 
 def test_the_picture_names_its_job_and_the_handle_sits_on_as_lane(sim):
-    """Shots 11-13 (issue 22's glance trial): no job named anywhere, so "which job?" had no
+    """Shots 11-13 of the glance trial: no job named anywhere, so "which job?" had no
     answer; "A dies here" sat in the gap between the lanes, its arrow unexplained."""
     expect(sim.part("lanes-job")).to_have_text("Both lanes are job 1 (ada): her welcome email")
     expect(sim.root.locator('.ct-lane[data-lane="A"] .ct-mark.ct-claim')).to_have_text("claims job 1", timeout=RUN)

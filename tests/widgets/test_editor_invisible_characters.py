@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
 
-CHAPTER = "08-idempotency.html"
+CHAPTER = "10-idempotency.html"
 JUDGE = "sim-charge-handler"
 LONG = 90_000
 

@@ -1,6 +1,6 @@
 """The event log keeps the latest 150 entries, in order, whichever way a batch goes in: appended
 (a few events), or written over the entries already there (a batch that replaces half the list or
-more, as a playing live queue sends: issue 19), and says how many earlier events it left out."""
+more, as a playing live queue sends), and says how many earlier events it left out."""
 from tests.widgets.conftest import Sim
 
 LEASES = "05-leases.html"

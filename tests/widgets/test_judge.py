@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from tests.quality.axe import axe_violations
 from tests.widgets.conftest import Sim, new_watched_page
 
-CHAPTER = "08-idempotency.html"
+CHAPTER = "10-idempotency.html"
 JUDGE = "sim-charge-handler"
 LONG = 90_000   # ms: a loaded 2-core machine runs Pyodide slowly
 

@@ -17,22 +17,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.judge_probe import REAL_BUILTINS
 from tests.widgets.conftest import Sim, new_watched_page
 
-CHAPTER = "08-idempotency.html"
+CHAPTER = "10-idempotency.html"
 JUDGE = "sim-charge-handler"
 LONG = 90_000
 
-FRAMES = '''\
-def _probe():
-    frame = _gen.gi_frame.f_back
-    while frame.f_back is not None:
-        frame = frame.f_back
-    yield frame.f_builtins
-_gen = _probe()
-real_import = next(_gen)["_" + "_import_" + "_"]
-js = real_import("js")
-'''
+FRAMES = REAL_BUILTINS + 'js = real_import("js")\n'   # the page's `js`, reached the same way
 
 START = '''\
 import uuid

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from tests.widgets.conftest import Sim, new_watched_page
 
 LEASES = "05-leases.html"      # live-queue (sim-kill-a-worker), crash-timing (sim-crash-points, sim-lease-too-short)
-RETRY = "06-retry.html"        # payments
+RETRY = "08-retry.html"        # payments
 
 PLACES = """root => [...root.querySelectorAll('.lqp-button:not([hidden]), .lq-worker button, .lq-actions button, .sim-table-box')]
   .filter((node) => node.getClientRects().length)   // a hidden card button has no box to move

@@ -1,5 +1,5 @@
 """A link replays by itself only so far: a run longer than a page replays (a link naming 99,999 s of
-chapter 10's ever-growing queue kept the page busy until the queue's 5,000 jobs were done, and heavier
+chapter 15's ever-growing queue kept the page busy until the queue's 5,000 jobs were done, and heavier
 ones for ten minutes) stops, says so next to the widget, and leaves a widget ready to use; the reader
 can stop a replay, and leaving the page stops it. Real Pyodide in real Chromium."""
 import pytest
@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from tests.widgets.conftest import LONG, Sim
 
 SIM = "sim-queue-that-grows"
-HEAVY = f"10-the-real-world.html?{SIM}.do=0:enqueue,1:enqueue&{SIM}.t=99999#{SIM}"
+HEAVY = f"15-capacity-and-watching.html?{SIM}.do=0:enqueue,1:enqueue&{SIM}.t=99999#{SIM}"
 
 
 @pytest.fixture

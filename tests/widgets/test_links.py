@@ -1,5 +1,5 @@
-"""A link copied from chapter 5's lease-too-short embed opens the same run (issue 12, defect 1:
-its snapshot's params used to name a crash point, which the same widget then refused).
+"""A link copied from chapter 5's lease-too-short embed opens the same run (its
+snapshot's params used to name a crash point, which the same widget then refused).
 tests/core/test_links.py checks the same for every embed of every chapter, in Python."""
 import re
 
@@ -35,7 +35,7 @@ def test_the_lease_too_short_link_replays_the_run_it_recorded(fresh_page, real_s
 
 
 def test_a_link_copied_before_the_embeds_had_names_still_replays(fresh_page, real_site):
-    """Chapter 5's first embed was `sim-1` until it declared `id=kill-a-worker` (issue 23): a link
+    """Chapter 5's first embed was `sim-1` until it declared `id=kill-a-worker`: a link
     a reader copied then, with `sim-1.` keys and `#sim-1`, is rewritten and replays the same run."""
     page = fresh_page
     old = "05-leases.html?sim-1.workers=2&sim-1.jobs=4&sim-1.do=0.5:kill:2&sim-1.t=3#sim-1"

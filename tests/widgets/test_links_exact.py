@@ -8,7 +8,7 @@ from tests.widgets.conftest import LONG, Sim
 
 def test_a_finished_payments_run_reopens_from_its_link_finished(fresh_page, real_site):
     page = fresh_page
-    page.goto(real_site.at("12-casebook.html"))
+    page.goto(real_site.at("19-casebook.html"))
     sim = Sim(page, id="sim-akash-no-key").start()
     sim.run_to_the_end()
     sim.button("Copy link").click()

@@ -72,7 +72,7 @@ def test_add_worker_enqueue_and_burst(sim):
     expect(sim.part("jobs-note")).to_have_text("(running, then queued: 1–50 of 107 jobs)")
     expect(sim.root.locator('[data-fig="depth"]')).to_have_text("101 jobs waiting")
     assert "jobs 8–107 enqueued" in sim.log()
-    # Issue 19: a page of 50 rows at a time, and every job can be found (by number, or by status).
+    # A page of 50 rows at a time, and every job can be found (by number, or by status).
     sim.root.get_by_label("Show").select_option(label="Every job, by number")
     later = sim.button("Later jobs")
     later.click()
@@ -136,7 +136,7 @@ def test_reset_and_the_chapters_settings(sim):
 
 
 def test_a_stalled_worker_is_slow_not_dead_and_the_token_refuses_its_ack(sim):
-    """Chapter 5's slow-but-alive worker, through its own button (issue 12, defect 12)."""
+    """Chapter 5's slow-but-alive worker, through its own button."""
     expect(sim.part("time")).to_have_text("0 s")             # after Reset, chapter's settings
     sim.part("picture").scroll_into_view_if_needed()         # Stall sits on the picture's worker box
     stall = sim.button("Stall worker 1")
@@ -166,7 +166,7 @@ LINES = "button => { const range = document.createRange(); range.selectNodeConte
 
 
 def test_enter_twice_on_kill_does_not_restart_and_restart_fits_one_line(sim):
-    """Issue 23, defect 3: "Kill worker N" used to become "Restart worker N" in place, so a second
+    """"Kill worker N" used to become "Restart worker N" in place, so a second
     Enter brought the worker straight back, and the longer label wrapped in a narrow card."""
     sim.start()
     sim.button("Reset").click()
@@ -200,7 +200,7 @@ TEXT = "node => node.textContent.trim()"
 
 
 def test_folded_details_wait_while_it_plays_and_are_drawn_when_unfolded(sim):
-    """Issue 19: while the run plays, the workers' cards and the jobs table are not drawn while the
+    """While the run plays, the workers' cards and the jobs table are not drawn while the
     reader has folded them away; unfolded, they show the run as it stands at once, and the event
     log misses nothing."""
     sim.button("Reset").click()

@@ -1,4 +1,4 @@
-"""The casebook's live-queue cases (issue 15) through the widget's own controls, in real Chromium:
+"""The casebook's live-queue cases through the widget's own controls, in real Chromium:
 each failure embed played as the chapter has it, then the fix made with the field the case's
 level shows (heartbeat, hand back, what the cap counts), and the chapter's number read off the
 page. One page (one Pyodide start) for the module; the tests run in order on it."""
@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
 
-CHAPTER = "12-casebook.html"
+CHAPTER = "19-casebook.html"
 
 
 @pytest.fixture(scope="module")

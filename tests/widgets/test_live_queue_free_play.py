@@ -15,7 +15,7 @@ LABELS = ("Heartbeat every (s)", "Reaper's grace (s)", "Deploy at (s)", "Shutdow
 
 
 def test_free_play_shows_every_control_and_combines_two_levels(fresh_page, real_site):
-    fresh_page.goto(real_site.at("12-casebook.html"))
+    fresh_page.goto(real_site.at("19-casebook.html"))
     sim = Sim(fresh_page, id="sim-free-play").start()
     sim.root.locator("details.sim-more summary").first.click()
     for label in LABELS:

@@ -13,7 +13,7 @@ from tests.widgets.test_live_queue_casebook import play_to
 
 @pytest.fixture(scope="module")
 def page(module_page, real_site):
-    module_page.goto(real_site.at("12-casebook.html"))
+    module_page.goto(real_site.at("19-casebook.html"))
     return module_page
 
 

@@ -1,5 +1,5 @@
-"""Issue 23, defect 10: chapter 3's live queue shows only what chapter 3 teaches. The embed's
-`level: queue` (decided in Python: simulations/live_queue/view.py, LEVELS) keeps back the fencing
+"""Chapter 3's live queue shows only what chapter 3 teaches. The embed's
+`level: queue` (decided in Python: simulations/live_queue/levels.py, LEVELS) keeps back the fencing
 token, Stall, the crash and supervisor fields and the duplicate-email and refused-ack figures, before
 Python starts and after; a hidden setting keeps its value, so a link that sets one still replays;
 chapter 5's live queue, at the default level, shows everything."""

@@ -1,4 +1,4 @@
-"""Issue 19: live-queue's tokens (theme/js/sims/live-queue-tokens.js) cost the page little while a
+"""live-queue's tokens (theme/js/sims/live-queue-tokens.js) cost the page little while a
 large run plays. A token whose job leaves the picture is handed to a job that arrives, never
 removed from the page and made again; when a draw moves many tokens they step rather than glide
 (a glide of an SVG group is repainted on the main thread every frame). A small run still glides."""

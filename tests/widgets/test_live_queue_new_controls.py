@@ -1,4 +1,4 @@
-"""The live queue's and crash timing's newer controls (issue 36), each through its own field or
+"""The live queue's and crash timing's newer controls, each through its own field or
 button in real Chromium and Pyodide, on the casebook's embeds that show them (`level: library`,
 and crash timing's default level): the ack ("early"), a job's schedule ("Scheduled for (s)"), what a
 worker does when its claim is lost with the "Drop worker N's lock" button, the queue's capacity,
@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import LONG, Sim
 
-CHAPTER = "12-casebook.html"
+CHAPTER = "19-casebook.html"
 
 
 @pytest.fixture(scope="module")
@@ -81,16 +81,23 @@ def test_drop_lock_button_and_a_worker_that_carries_on_or_stops(page):
 
 
 def test_ack_early_loses_the_jobs_of_killed_workers(page):
-    sim = Sim(page, id="sim-sidekiq-super-fetch").start()     # super_fetch: nothing lost
+    sim = Sim(page, id="sim-sidekiq-basic-fetch").start()     # the pair's fix: super_fetch
+    field(sim, "What would change if…").check()
+    restarted(sim, "What would change if… is now on")           # nothing lost
     play_to_the_end(sim, "6 of 6 jobs done, 6 emails sent.")
     field(sim, "Ack").select_option("early")
     restarted(sim, "Ack is now early: as the work starts")
     play_to_the_end(sim, "4 of 6 jobs done, 4 emails sent; 2 jobs lost (acked early, their "
                                "workers died).")
+    sim.button("Use the chapter’s settings").click()          # as the next test finds it
+    expect(sim.part("log")).to_contain_text("Started again with the chapter's settings", timeout=LONG)
 
 
 def test_a_job_scheduled_past_the_lease_runs_once_per_worker(page):
-    sim = Sim(page, id="sim-celery-eta-within-lease").start()   # due in 290 s, lease 310 s
+    sim = Sim(page, id="sim-celery-eta-past-lease").start()     # the pair's fix: due in 290 s
+    field(sim, "Scheduled for (s)").fill("290")                 # lease 310 s
+    sim.field("Scheduled for (s)").press("Enter")
+    restarted(sim, "Scheduled for (s) is now 290")
     play_to_the_end(sim, "1 of 1 job done, 1 email sent.")
     field(sim, "Scheduled for (s)").fill("700")                 # past two leases: 3 workers hold it
     sim.field("Scheduled for (s)").press("Enter")
@@ -116,7 +123,11 @@ def test_a_full_queue_refuses_new_jobs_and_no_limit_refuses_none(page):
 
 
 def test_a_later_step_that_fails_every_attempt_sends_the_email_each_time(page):
-    sim = Sim(page, id="sim-ofn-no-retry").start()              # one attempt
+    sim = Sim(page, id="sim-ofn-retried-every-time").start()    # the pair's fix: one attempt
+    cap = field(sim, "Attempts cap")
+    cap.fill("1")
+    cap.press("Enter")
+    restarted(sim, "Attempts cap is now 1")
     sim.run_to_the_end(verdict="Dead")
     expect(sim.part("outcome")).to_contain_text("Dead: 1 email sent in 1 attempt")
     cap = field(sim, "Attempts cap")
@@ -131,7 +142,7 @@ def test_a_later_step_that_fails_every_attempt_sends_the_email_each_time(page):
 
 
 def test_a_library_chosen_in_the_form_takes_its_defaults_and_its_what_if(page):
-    sim = Sim(page, id="sim-capacity-four-workers").start()     # no library: ack late
+    sim = Sim(page, id="sim-capacity-one-worker").start()       # no library: ack late
     field(sim, "Your library").select_option("sidekiq-basic")
     restarted(sim, "Your library is now Sidekiq, basic fetch")
     expect(sim.field("Ack")).to_have_value("early")             # the preset's, shown in its field

@@ -1,4 +1,4 @@
-"""Issue 22: live-queue's picture (theme/js/sims/live-queue-picture.js) and its jobs table say the
+"""live-queue's picture (theme/js/sims/live-queue-picture.js) and its jobs table say the
 same at every step of chapter 3's and chapter 4's stories: as many tokens of each status as rows
 (the piles' counts too), each running job's token in the box of the table's worker, a job whose
 worker was killed waiting in that worker's box until its lease runs out and then in another's,
@@ -374,7 +374,7 @@ FOCUSED = "() => document.activeElement.getAttribute('aria-label')"
 
 
 def test_kill_and_restart_on_the_picture_by_keyboard_and_the_cards_agree(page):
-    """Issue 22: "press Kill on one of them" is done on the picture, where the text says to look;
+    """"Press Kill on one of them" is done on the picture, where the text says to look;
     the one button of each name on the page, its worker's box around it, reached with Tab."""
     page.goto(page.real_site.at("05-leases.html"))         # 3 workers, 6 jobs, lease 5 s
     sim = Sim(page, id="sim-kill-a-worker").start()

@@ -1,4 +1,4 @@
-"""Issue 22: live-queue's picture in small worker boxes (a phone's "beside" boxes, the "narrow" boxes
+"""live-queue's picture in small worker boxes (a phone's "beside" boxes, the "narrow" boxes
 of many workers) draws each held job's lease as a bar, as a desktop's roomy box does: inside the
 box, filled as much as the lease has left (the share its token's ring shows), readable in both
 themes, a killed worker's job outlined as not renewed. And one vocabulary: a takeover says "was

@@ -11,7 +11,7 @@ from tests.widgets.conftest import LONG, Sim
 
 @pytest.fixture(scope="module")
 def page(module_page, real_site):
-    module_page.goto(real_site.at("12-casebook.html"))
+    module_page.goto(real_site.at("19-casebook.html"))
     return module_page
 
 

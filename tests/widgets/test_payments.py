@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
 
-CHAPTER = "06-retry.html"   # payments: 5 charges, 30% requests and 30% replies lost, no key, seed 0
+CHAPTER = "08-retry.html"   # payments: 5 charges, 30% requests and 30% replies lost, no key, seed 0
 
 
 @pytest.fixture(scope="module")

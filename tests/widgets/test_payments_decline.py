@@ -1,4 +1,4 @@
-"""The akash case of the casebook (content/12-casebook.md), through the payments widget's own
+"""The akash case of the casebook (content/19-casebook.md), through the payments widget's own
 controls in real Chromium: no key charges one order three times; a key replaced only after a
 decline charges each order once and pays every order; a key kept after a decline leaves orders
 unpaid; a bad decline chance is refused next to its field."""
@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import LONG, Sim
 
-CHAPTER = "12-casebook.html"
+CHAPTER = "19-casebook.html"
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from tests.support.pixels import pixel
 from tests.widgets.conftest import Sim
 from tests.support.colours import contrast, rgb
 
-CHAPTER = "08-idempotency.html"
+CHAPTER = "10-idempotency.html"
 LONG = 90_000   # ms: a 2-core CI machine under load
 
 READ = """root => {
@@ -162,7 +162,7 @@ def test_the_reply_lost_corner_stands_out_on_every_fill(page, scheme):
 
 def test_the_built_pages_and_the_widgets_never_write_dollar_minus(real_site):
     site = Path(real_site.folder)
-    for name in ("06-retry.html", "08-idempotency.html", "12-casebook.html"):
+    for name in ("08-retry.html", "10-idempotency.html", "19-casebook.html"):
         html = (site / name).read_text(encoding="utf-8")
         assert "$-" not in html and "-$" not in html, name
     for script in (site / "assets" / "js").rglob("*.js"):
@@ -170,7 +170,7 @@ def test_the_built_pages_and_the_widgets_never_write_dollar_minus(real_site):
         assert "function dollars" not in text, f"{script.name} formats money itself"
 
 
-# --- what the glance trial's reader could not read (issue 22: shots 14-16 and 20) ---
+# --- what the glance trial's reader could not read (shots 14-16 and 20) ---
 
 def test_the_drawing_says_what_the_corner_and_the_keys_mean(page):
     """Shots 14-16: the marked corner and "k1" under every square (k1...k6 in the other run) were

@@ -1,4 +1,4 @@
-"""Predict, then run (issue 23): a challenge beside a simulation takes the reader's guess before
+"""Predict, then run: a challenge beside a simulation takes the reader's guess before
 its run goes on, runs it in real Pyodide, says in a live region whether the guess was right,
 reads the number from the snapshot Python sent, shows the why, and remembers the answer."""
 import re
@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from tests.widgets.conftest import READY, Sim
 
 LEASES = "05-leases.html"          # predict-emails-after-a-kill, beside sim-kill-a-worker
-IDEMPOTENCY = "08-idempotency.html"  # predict-charged-twice-with-a-key, beside sim-stable-key
+IDEMPOTENCY = "10-idempotency.html"  # predict-charged-twice-with-a-key, beside sim-stable-key
 RUN = 90_000                        # ms: a run to its end on a loaded 2-core machine
 
 

@@ -11,7 +11,7 @@ from tests.widgets.conftest import Sim, new_watched_page
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = {"04-the-worker.html": ("live-queue", "race"), "05-leases.html": ("live-queue", "crash-timing"),
-         "06-retry.html": ("payments",)}
+         "08-retry.html": ("payments",)}
 PHONE = {"width": 390, "height": 844}
 
 # (text, background) token pairs the widgets put together; text must reach 4.5:1.
@@ -102,7 +102,7 @@ def test_nothing_moves_when_python_arrives(browser, real_site, viewport):
 def test_the_judge_moves_nothing_when_its_editor_arrives(browser, real_site, viewport):
     """Chapter 4's judge: the starting code is laid out as the editor that replaces it lays it out
     (line height, gutter, wrapped long lines), so neither the editor nor the deck below it moves
-    (issue 23: the deck moved 22 px when the editor's wrapped line and last empty line arrived)."""
+    (the deck used to move 22 px when the editor's wrapped line and last empty line arrived)."""
     context, page, watch = new_watched_page(browser, real_site, viewport=viewport)
     context.add_init_script(SHIFTS)
     page.goto(real_site.at("04-the-worker.html"))
@@ -124,7 +124,7 @@ def test_reduced_motion_is_honoured(browser, real_site):
     sim = Sim(page, "live-queue").start()
     fill = sim.root.locator(".lq-lease-fill").first
     assert fill.evaluate("node => getComputedStyle(node).transitionDuration") == "0s"
-    page.goto(real_site.at("08-idempotency.html"))
+    page.goto(real_site.at("10-idempotency.html"))
     pay = Sim(page, "payments").start()                    # 5 charges
     pay.button("Run to the end").click()
     expect(pay.button("Play again")).to_be_visible(timeout=30_000)

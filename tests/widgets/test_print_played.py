@@ -1,4 +1,4 @@
-"""Teacher trial (issue 23): a chapter printed after a demo. A crash-timing stepped part of the way
+"""Teacher trial: a chapter printed after a demo. A crash-timing stepped part of the way
 printed "Outcome: not yet known" above the scenario's real ending, and the predict box printed its
 radio buttons and "Lock in and run". On paper neither says anything: both are left out."""
 from playwright.sync_api import expect

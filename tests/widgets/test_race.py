@@ -81,7 +81,7 @@ def test_the_keyboard_alone_works_it(sim):
 
 
 def test_the_claim_help_uses_the_words_the_reader_sees(sim):
-    # issue 23, defect 8: the help said "naive: ... atomic: ...", the menu "Naive: look, then grab"
+    # The help said "naive: ... atomic: ...", the menu "Naive: look, then grab"
     help_text = sim.root.locator('[data-field="claim"] .sim-help').inner_text()
     for value in sim.field("Claim").locator("option").evaluate_all("(options) => options.map((o) => o.value)"):
         assert f"{value}:" not in help_text, help_text
@@ -89,7 +89,7 @@ def test_the_claim_help_uses_the_words_the_reader_sees(sim):
         assert label in help_text, (label, help_text)
 
 
-# --- the picture (issue 22): marks on the job rows, arrows on the program, agreeing with the text ---
+# --- the picture: marks on the job rows, arrows on the program, agreeing with the text ---
 
 PICTURE = """root => ({
   rows: [...root.querySelectorAll('.race-row')].map((row) => ({
@@ -209,7 +209,7 @@ def test_the_workers_field_refuses_eleven_next_to_it_and_three_gives_three_worke
     expect(sim.button("Step worker C")).to_have_count(0)
 
 
-# --- what the glance trial's reader misread (issue 22: shots 09, 10 and 18) ---
+# --- what the glance trial's reader misread (the glance trial's shots 09, 10 and 18) ---
 
 MARKS = """root => ({
   legend: [...root.querySelectorAll('.race-legend .race-mark')].map((m) => ({ mark: m.dataset.mark || null,

@@ -1,4 +1,4 @@
-"""The casebook's Akeneo case (content/12-casebook.md, "Ten daemons at once: Akeneo") replayed
+"""The casebook's Akeneo case (content/19-casebook.md, "Ten daemons at once: Akeneo") replayed
 through the race widget's own controls in real Chromium: ten workers on five jobs send 13 emails
 with the look-then-grab claim, four job rows end red; the atomic claim sends 5 and no row is
 flagged, as the chapter says. (Its "Workers set to 2 sends eight" is checked in Python, in
@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tests.widgets.conftest import Sim
 
-CHAPTER = "12-casebook.html"
+CHAPTER = "19-casebook.html"
 PLAYED = 120_000   # ms: 62 statements at 5x on a loaded 2-core machine, with room to spare
 
 
@@ -36,7 +36,9 @@ def test_ten_workers_with_the_naive_claim_send_13_emails_for_5_jobs(page):
 
 
 def test_the_same_ten_workers_with_the_atomic_claim_send_5(page):
-    sim = Sim(page, id="sim-akeneo-ten-atomic").start()
+    sim = Sim(page, id="sim-akeneo-ten-naive").start()          # the pair's fix: the atomic claim
+    sim.field("Claim").select_option("atomic")
+    expect(sim.part("log")).to_contain_text("Started again: Claim is now Atomic", timeout=PLAYED)
     expect(sim.field("Workers")).to_have_value("10")
     play_to_the_end(sim)
     expect(sim.part("outbox").locator("li")).to_have_count(5)

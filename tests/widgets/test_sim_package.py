@@ -66,7 +66,7 @@ def test_pages_that_embed_a_simulation_load_the_runtime_with_versioned_urls(site
     assert runtime, head[-800:]
     assert int(runtime[3]) > 10_000_000                 # the wasm, the standard library, the lock file
     assert re.search(r'<script src="assets/js/sims/file-notice\.js\?v=\w{10}" defer></script>', head)
-    for name in ("index.html", "00-how-to-use.html", "11-glossary.html"):
+    for name in ("index.html", "00-how-to-use.html", "18-glossary.html"):
         assert "assets/js/sims/" not in (site / name).read_text(encoding="utf-8"), name
 
 

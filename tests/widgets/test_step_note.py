@@ -1,4 +1,4 @@
-"""Issue 23, defect 4: when Step is disabled because nothing would move, the widget says why,
+"""When Step is disabled because nothing would move, the widget says why,
 in the simulation's words (the snapshot's `still`, written in Python), under the playback
 buttons and as Step's description (aria-describedby); once Step applies again the words go."""
 import re

@@ -3,7 +3,7 @@
 Save this file as tinyq.py in your capstone folder, beside check.py, and fill in the parts
 marked STAGE 1 to STAGE 4, one stage at a time. After each stage, run `python3 check.py 1`
 (then 2, 3 and 4): it says in words what is still wrong. Everything not marked is written for you.
-Each STAGE comment says what its part must guarantee, not how to write it. Stuck? Chapter 9
+Each STAGE comment says what its part must guarantee, not how to write it. Stuck? Chapter 12
 has a folded box "Stuck on stage N?" at the end of each stage's section, with help in three
 steps, each folded on its own: a nudge, the shape, then the code.
 
@@ -122,7 +122,7 @@ UPDATE jobs SET status = 'queued', run_at = :now, locked_until = NULL, attempts 
 
 
 # STAGE 3: an exception class LeaseLost, the one _guarded() raises when a finish found
-# the job no longer held by its claim (chapter 9, stage 3, shows a class of your own).
+# the job no longer held by its claim (chapter 12, stage 3, shows a class of your own).
 
 
 class Permanent(Exception):
@@ -154,7 +154,7 @@ def backoff(attempt, base, cap):
 def jitter(delay, rng):
     """Spread a delay (seconds) at random over [delay/2, delay] ("equal jitter"),
     drawing once from `rng`, a random.Random, never from the random module, so that a
-    seeded run repeats the guide's waits exactly (chapter 9, stage 2, names the draw)."""
+    seeded run repeats the guide's waits exactly (chapter 12, stage 2, names the draw)."""
     raise NotImplementedError("stage 2: write jitter(delay, rng)")
 
 
@@ -224,7 +224,7 @@ class Queue:
         self.handlers = {}
         self.db = self._connect(path)
 
-    # The statements by name on the class, so that tinyq_pg.Queue (exercise 9, chapter 10)
+    # The statements by name on the class, so that tinyq_pg.Queue (exercise 9, chapter 13)
     # can swap in PostgreSQL's. Always use them through self (self.CLAIM_JOB, and
     # self.queue.MARK_DONE inside Job), and self.transaction(...), never the bare names:
     # then your own tinyq runs on PostgreSQL too.
@@ -292,12 +292,12 @@ class Queue:
     # attempt number job.attempts (with self.backoff_base and self.backoff_cap), spread by
     # jitter drawn from self.rng, has passed. Set job.outcome to the new state, "dead" or
     # "queued", and return that same string. Writes go through self._retrying(...), as in
-    # ack(). Read: chapter 6.
+    # ack(). Read: chapter 8.
     # STAGE 3: fenced like ack(): both writes go through _guarded().
     def fail(self, job, error, permanent=False):
         raise NotImplementedError("stage 2: write Queue.fail(job, error, permanent=False)")
 
-    # Optional reading: a heartbeat (chapter 5) and a clean shutdown. They work once
+    # Optional reading: a heartbeat (chapter 6) and a clean shutdown (chapter 7). They work once
     # _guarded() does (stage 3).
     def extend(self, job, lease=None):
         """Heartbeat: renew the job's lease to now + `lease` seconds (default: the queue's)

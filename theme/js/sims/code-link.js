@@ -1,6 +1,6 @@
 // The reader's code in a link (judge.js), so it can be sent to someone else:
 //
-//   08-idempotency.html?sim-charge-handler.code=<packed>&sim-charge-handler.seed=5#sim-charge-handler
+//   10-idempotency.html?sim-charge-handler.code=<packed>&sim-charge-handler.seed=5#sim-charge-handler
 //
 // `code` is the text as UTF-8, compressed with the browser's own deflate (CompressionStream,
 // "deflate-raw"), then written in base64url (RFC 4648, section 5: letters, digits, "-" and "_",

@@ -1,4 +1,4 @@
-// Worker A's lane as a control (issue 22): "A dies here", a slider over the crash points at the
+// Worker A's lane as a control: "A dies here", a slider over the crash points at the
 // times A would die there (the snapshot's `dies_at`, from Python), the last stop past A's work
 // being "A does not die". Dragged with a pointer (the handle follows, the point is chosen on
 // release) or moved with the arrow keys, Home and End; each choice checks the same radio as the

@@ -11,11 +11,12 @@
 
 import { DiesSlider } from "./crash-timing-dies.js";
 import { el, seconds, setAttr, setText } from "./dom.js";
-import { drawView } from "./view.js";
+import { drawKey, drawView } from "./view.js";
 import { Widget } from "./widget.js";
 
 export default class CrashTimingWidget extends Widget {
   static vocabulary = { crash: ["worker"] };
+  static picture = ".ct-lanes";   // what a comparison shows twice (compare.js)
 
   constructor(root, python) {
     super(root, python);
@@ -61,6 +62,23 @@ export default class CrashTimingWidget extends Widget {
     drawView(this.body, s.view);   // the job's row and the effects in words (crash_timing/view.py)
   }
 
+  /** The kept run's copy of the lanes (compare.js): no slider of its own, drawn afresh. */
+  twinReady(twin) {
+    twin.dies = { draw() {} };
+    twin.lanesKey = null;
+  }
+
+  drawTwin(twin, s) {
+    twin.drawLanes(s);
+    drawKey(twin.body, s.view);
+  }
+
+  /** The lanes moved into a comparison or back: their marks are placed for the new width. */
+  pictureMoved() {
+    this.lanesKey = null;
+    if (this.snapshot) this.refresh();
+  }
+
   drawStrip(s) {
     const box = this.fieldBox("crash");
     box.hidden = s.scenario !== "crash";
@@ -101,7 +119,7 @@ export default class CrashTimingWidget extends Widget {
     const last = s.timeline.length ? s.timeline[s.timeline.length - 1].time : 0;
     const span = Math.max(9, Math.ceil(Math.max(last, s.time)) + 1);
     const at = (time) => `${((time / span) * 100).toFixed(2)}%`;
-    const ticks = this.body.querySelector(".ct-axis");
+    const ticks = this.part("lanes").querySelector(".ct-axis");
     if (ticks.childElementCount !== span + 1) {
       ticks.replaceChildren(...Array.from({ length: span + 1 }, (_, t) => el("span", { class: "ct-tick", dataset: { t } }, `${t} s`)));
     }
@@ -112,9 +130,9 @@ export default class CrashTimingWidget extends Widget {
     const key = `${span}|${s.lease}|${JSON.stringify(s.timeline)}|${JSON.stringify(s.work)}|${JSON.stringify(s.duplicates)}|${s.work.some((w) => w.end === null) ? s.time : ""}`;
     if (key !== this.lanesKey) {
       this.lanesKey = key;
-      for (const lane of this.body.querySelectorAll(".ct-lane")) this.drawLane(lane, s, span, at);
+      for (const lane of this.part("lanes").querySelectorAll(".ct-lane")) this.drawLane(lane, s, span, at);
     }
-    for (const track of this.body.querySelectorAll(".ct-track")) {
+    for (const track of this.part("lanes").querySelectorAll(".ct-track")) {
       let now = track.querySelector(".ct-now");
       if (!now) {
         now = el("span", { class: "ct-now" });

@@ -4,7 +4,7 @@
 //
 // A link is text anyone can write, and replaying it runs by itself, before the reader has pressed
 // anything: one naming a far time and a moment to travel back to kept a page busy for ten minutes.
-// So a replay is bounded: at most REPLAY_CALLS requests to run the simulation on (each one at most
+// So a replay is bounded: at most REPLAY_CALLS requests that stop short of their moment (each one at most
 // the simulation's own MAX_RUN_STEPS steps, simulations/engine/simulation.py, so a bounded stretch of
 // virtual time) and at most REPLAY_SECONDS of the reader's time; the link's actions are at most
 // MAX_ACTIONS already (permalink.js). Beyond a bound the replay stops where it got to and says so
@@ -14,7 +14,7 @@
 import { el, seconds, setText, thousands } from "./dom.js";
 import { changedParams, reached, writeLink } from "./permalink.js";
 
-const REPLAY_CALLS = 40;     // run requests one replay may make: 40 minutes of a live queue's time
+const REPLAY_CALLS = 40;     // run requests stopped short one replay may make: 40 minutes of a live queue's time
 const REPLAY_SECONDS = 20;   // wall-clock seconds one replay may take
 
 /** A fresh replay's count of run requests, its start (ms) and why it stopped (null: it has not). */
@@ -71,11 +71,13 @@ export class LinkReplay {
       if (replay.calls >= REPLAY_CALLS) replay.stop = "calls";
       else if (performance.now() - replay.started > REPLAY_SECONDS * 1000) replay.stop = "seconds";
       if (replay.stop) break;
-      replay.calls += 1;
       const reply = await this.send({ op: "run", until: time });
       if (!reply.ok) return this.bug(reply) && false;
       this.apply(reply.snapshot);
       if (reply.reached) return true;
+      // Only a request that stopped short counts: reaching each action's moment takes one
+      // request per action, and the actions are bounded already (MAX_ACTIONS).
+      replay.calls += 1;
     }
     return false;
   }

@@ -1,4 +1,4 @@
-// live-queue's buttons on the picture's worker boxes (issue 22): "Kill worker N", "Stall worker N"
+// live-queue's buttons on the picture's worker boxes: "Kill worker N", "Stall worker N"
 // and "Restart worker N" where the chapters say to press them. They are real <button>s laid over
 // the svg (whose role="img" would hide anything inside it from a screen reader), one set per box in
 // the boxes' order, and a click goes the widget's own way (data-action and data-worker:
@@ -15,7 +15,7 @@
 //           card, under the picture. Each button's name says what it does ("Kill worker 5").
 // A button that would go away while it has the keyboard's focus stays, saying no (aria-disabled:
 // pressed, the simulation refuses it in words), until the focus leaves it: the focus is never lost,
-// and a second Enter never does the opposite of the first (issue 23, defect 3). So does the "one"
+// and a second Enter never does the opposite of the first. So does the "one"
 // button after a click too, where the next click would otherwise land on the opposite action.
 
 import { el, setAttr, setText } from "./dom.js";

@@ -3,7 +3,7 @@
 // CSS transition, so a claimed job glides from the lane to its worker and on to a pile (a step, with
 // reduced motion: 86-picture-live-queue.css). live-queue-picture.js decides where each one goes.
 //
-// Cheap to draw 20 times a second with 64 workers (issue 19): a token whose job leaves the picture
+// Cheap to draw 20 times a second with 64 workers: a token whose job leaves the picture
 // is not removed from the page but handed to a job that arrives in the same draw (relabelled and
 // put in its place at once, never gliding there from its old place), so the browser keeps its
 // layout objects; spares left over are hidden. When many tokens move in one draw (a large run:

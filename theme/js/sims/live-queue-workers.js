@@ -1,4 +1,4 @@
-// live-queue's worker boxes (issue 22): one box per worker, with its name and state, and beside the
+// live-queue's worker boxes: one box per worker, with its name and state, and beside the
 // token of the job it holds, inside the box, that job's lease (a bar draining right to left, in
 // every form: the glance trial could not tell from words whether a lease was nearly over) and
 // which try it is on ("3rd try, was worker 2"). The glance trial read a caption drawn under the
@@ -24,10 +24,10 @@
 // A bar's fill is the share of the lease left (orange at a quarter or less: data-low); a killed
 // worker's job, whose lease nobody renews, has its bar's track outlined dashed red, as its token
 // and box are (data-dropped). The fill's width changes in steps of 2% of its bar, with no
-// transition, so it steps at every draw whatever the number of workers (issue 19).
+// transition, so it steps at every draw whatever the number of workers.
 //
 // Words are fitted by counting characters (a bold sans at most CHAR px a character per px of
-// font size), never by measuring them: nothing here reads layout while a run plays (issue 19).
+// font size), never by measuring them: nothing here reads layout while a run plays.
 
 import { seconds, setAttr, setText, svg } from "./dom.js";
 import { ordinal, TOKEN_W } from "./live-queue-tokens.js";

@@ -21,7 +21,8 @@ export default class LiveQueueWidget extends Widget {
     kill: ["worker"], restart: ["worker"], add_worker: [], enqueue: [], burst: ["count"],
     stall: ["worker", "seconds"], set: ["param", "value"], drop_lock: ["worker"],
   };
-  static idleWhenFinished = true;   // an idle queue still takes new jobs: keep the clock going
+  static idleWhenFinished = true;
+  static picture = ".lqp";   // what a comparison shows twice (compare.js)   // an idle queue still takes new jobs: keep the clock going
 
   constructor(root, python) {
     super(root, python);
@@ -66,16 +67,27 @@ export default class LiveQueueWidget extends Widget {
     return this.due(part, near ? undefined : 1000);
   }
 
-  /** List other jobs in the table (a view of simulations/live_queue/view.py's TABLE_VIEWS, and a
+  /** List other jobs in the table (a view of simulations/live_queue/table.py's TABLE_VIEWS, and a
       page of it): the run is untouched, and a link does not record it. */
   showTable(view, page) {
     return this.afterRequests(async () => {
-      const reply = await this.python.call({ op: "act", id: this.id, name: "table", args: { view, page } });
+      const reply = await this.call({ op: "act", id: this.id, name: "table", args: { view, page } });
       if (!reply.ok) return this.bug(reply);
       this.drawnAt.jobs = 0;   // drawn now, even while playing
       this.apply(reply.snapshot);
       this.announce(`Jobs ${reply.snapshot.table.note.replace(/^\(|\)$/g, "")}.`);
     });
+  }
+
+  /** The kept run's picture (compare.js): a QueuePicture of its own in the copy, no buttons. */
+  twinReady(twin, copy) {
+    copy.querySelector("svg").replaceChildren();
+    twin.picture = new QueuePicture(copy);
+  }
+
+  drawTwin(twin, s) {
+    twin.picture.show(s, false);
+    drawKey(twin.body, s.view);
   }
 
   restarted() {

@@ -24,6 +24,14 @@ function syncChildren(parent, count, make, update) {
 }
 
 export default class PaymentsWidget extends Widget {
+  static picture = ".pay-picture";   // what a comparison shows twice (compare.js)
+
+  /** The kept run's picture (compare.js): its charges, coins and caption. */
+  drawTwin(twin, s) {
+    twin.drawPicture(s.picture);
+    drawNotes(twin.body, s.view);
+  }
+
   draw(s) {
     setAttr(this.part("ledger"), "data-verdict", s.verdict.code);   // open | over | dead | exact
     setText(this.part("verdict"), s.verdict.words);

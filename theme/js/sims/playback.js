@@ -22,7 +22,7 @@ export class Playback {
 
   /** Play at the chosen speed, or (`toEnd`) as fast as it goes, a few steps a frame, to the end. */
   play(toEnd = false) {
-    if (this.state !== "ready") return;
+    if (!this.ready) return;
     if (this.playing) {
       this.toEnd = this.toEnd || toEnd;
       return;

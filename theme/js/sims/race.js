@@ -19,6 +19,7 @@ const NAMES = [..."ABCDEFGHIJ"];
 
 export default class RaceWidget extends Widget {
   static vocabulary = Object.fromEntries(NAMES.map((name) => [`step_${name.toLowerCase()}`, []]));
+  static picture = ".race-picture";   // what a comparison shows twice (compare.js)
 
   clockText(s) {
     return s.clock_words;
@@ -41,6 +42,12 @@ export default class RaceWidget extends Widget {
     this.drawBoard(s);
     drawTable(this.body, s.view.tables[0]);   // the jobs table (race/view.py)
     this.drawOutbox(s);
+  }
+
+  /** The kept run's picture (compare.js): the program's arrows and the job rows. */
+  drawTwin(twin, s) {
+    twin.drawProgram(s);
+    twin.drawBoard(s);
   }
 
   /** One card per worker of this run: a new run may have more or fewer (the Workers field).

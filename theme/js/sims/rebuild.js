@@ -30,12 +30,17 @@ export class Rebuild {
     this.resumeAs = null;
     if (!saved) return;
     if (saved.boot) return this.boot();
+    if (this.fix && !(await this.keepFix())) return;   // a casebook pair: its fix again (compare.js)
     const reply = await this.send({ op: "create", sim: this.sim, params: saved.params });
     if (!reply.ok) return this.bug(reply);
     this.params = saved.params;
     this.log.clear();
     this.started(reply.snapshot);
     const whole = await this.replay({ actions: saved.actions, time: saved.time });
+    if (this.fix) {
+      const compared = await this.send({ op: "compare", on: true });
+      if (compared.ok) this.apply(compared.snapshot);
+    }
     this.setState("ready");
     if (!whole) return;   // a replay is bounded (link-replay.js): it has said where it stopped
     const words = "Python was restarted (a run elsewhere on this page took too long); this simulation " +

@@ -160,7 +160,10 @@ function main() {
     if (navigator.connection && navigator.connection.saveData) return;   // only on Start, then
     if (python.state === "idle") python.load();
     const name = root.dataset.sim;
-    kindFor(name).catch(() => kinds.delete(name));   // said, and fetched again, if it starts
+    // With the widget's code (widget.js imports recording.js), the embed's recorded run: Play
+    // then moves at once, however far Python's start still has to go (recording.js).
+    kindFor(name).then(() => name !== "judge" && import(sibling("./recording.js")))
+      .then((module) => module && module.loadRecording(root), () => kinds.delete(name));   // said, and fetched again, if it starts
   }
 
   // A widget that is already near when the page opens, but out of sight (chapter 3's is two screens

@@ -3,7 +3,8 @@
 // (simulations/engine/timeline.py; the bridge's ops "back" and "seek") and says where the run stands
 // and what each mark is (simulations/engine/timeline_view.py, the snapshot's "travel"): this module
 // sends the reader's moves and draws what comes back. Acting at an earlier moment starts a new
-// branch there; the bridge's words for it go to the widget's message line.
+// branch there; the bridge's words for it go to the widget's message line. Keeping a run and
+// comparing with it: compare.js.
 //
 // Keyboard: the slider is a real range input (arrows move one step or action, Page Up/Down
 // further, Home/End to the start and the end); with the focus anywhere else in the widget
@@ -21,8 +22,6 @@ export class TimeTravel {
     this.button("back")?.addEventListener("click", () => {
       if (this.ready) this.stepBack();
     });
-    this.button("keep")?.addEventListener("click", () => this.keepRun());
-    this.button("compare")?.addEventListener("click", () => this.compareRuns());
     const slider = this.part("moment");
     slider?.addEventListener("input", () => this.seekTo(Number(slider.value)));
     this.body.addEventListener("keydown", (event) => {
@@ -86,35 +85,6 @@ export class TimeTravel {
     }
   }
 
-  /** Keep a copy of the whole run, to compare a later branch with it. */
-  async keepRun() {
-    const reply = await this.send({ op: "keep" });
-    if (!reply.ok) return this.bug(reply);
-    this.part("compare").hidden = true;
-    this.part("compare-words").hidden = true;
-    this.log.note(reply.kept);
-    this.announce(reply.kept);
-    const snapshot = await this.send({ op: "snapshot" });   // its travel says a run is kept now
-    if (snapshot.ok) this.apply(snapshot.snapshot);
-  }
-
-  /** The kept run and this one side by side: each one's end and outcome, and where they part. */
-  async compareRuns() {
-    this.pause();
-    const reply = await this.send({ op: "compare" });
-    if (!reply.ok) return reply.error.type === "ParamError" ? this.say(this.explain(reply.error)) : this.bug(reply);
-    const { rows, differ } = reply.compare;
-    const cells = this.part("compare").querySelectorAll("tbody tr");
-    rows.forEach((row, column) => {
-      setText(cells[0].querySelectorAll("td")[column], row.end);
-      setText(cells[1].querySelectorAll("td")[column], row.outcome);
-    });
-    this.part("compare").hidden = false;
-    setText(this.part("compare-words"), differ);
-    this.part("compare-words").hidden = false;
-    this.announce(`${differ} The kept run: ${rows[0].outcome} This run: ${rows[1].outcome}`);
-  }
-
   /** Acting started a new branch (the bridge's words): say so where the widget says things. */
   sayBranch(reply) {
     if (reply.ok && reply.branch) {
@@ -135,11 +105,7 @@ export class TimeTravel {
     setText(this.part("moment-words"), line.words);
     const back = this.button("back");
     if (back) back.disabled = !this.ready || line.at === 0;
-    const keep = this.button("keep");
-    if (keep) keep.disabled = !this.ready || line.length === 0;
-    const compare = this.button("compare");
-    if (compare) compare.disabled = !this.ready || !line.kept;
-    if (!line.kept) this.part("compare").hidden = this.part("compare-words").hidden = true;
+    this.showCompare(snapshot);   // the kept run beside this one (compare.js)
     const step = this.button("step");   // at an earlier moment, Step follows the run recorded
     if (step && line.at < line.length) step.disabled = !this.ready;
     const next = this.button("next");

@@ -9,6 +9,7 @@
 // data-sim and data-state = idle | loading | ready | error; every control is a real button,
 // input or select with a name a person would understand.
 
+import { Compare } from "./compare.js";
 import { Drawing } from "./drawing.js";
 import { el, setText } from "./dom.js";
 import { EventLog } from "./event-log.js";
@@ -18,6 +19,7 @@ import { now, readLink } from "./permalink.js";
 import { TimeTravel } from "./timetravel.js";
 import { Playback, reducedMotion } from "./playback.js";
 import { Rebuild } from "./rebuild.js";
+import { Recorded } from "./recording.js";
 
 const BUILT_IN = new Set(["start", "retry", "play", "step", "next", "back", "keep", "compare", "reset", "link", "defaults", "finish"]);
 
@@ -54,6 +56,7 @@ export class Widget {
     this.drawnAt = {};       // drawing (drawing.js): {part: when a big part was last drawn (ms)}
     this.trailing = null;    //   the timer that draws a skipped frame a moment later
     this.lastStage = null;   // the loading stage last announced
+    this.stand = null;       // the recorded run standing in for Python while it starts (recording.js)
     this.linkTimer = null;   // the link (link-replay.js): clears the "Link copied" status
     this.log = new EventLog(this.part("log"));
     this.link = readLink(location.search, this.id, this.paramNames, this.constructor.vocabulary);
@@ -65,6 +68,7 @@ export class Widget {
     }
     this.bindBuiltIns();
     this.bindTimeTravel();   // Step back and the timeline slider (timetravel.js)
+    this.bindCompare();      // two runs side by side (compare.js)
     python.addEventListener("loading", () => {   // another widget's Try again: this one comes too
       if (this.state !== "error") return;
       this.setState("loading");
@@ -97,7 +101,7 @@ export class Widget {
     for (const control of this.body.querySelectorAll("button[data-action], select, input")) {
       const action = control.dataset.action;
       if (action === "start" || action === "retry") continue;
-      control.disabled = !ready;
+      control.disabled = !this.ready;   // ready, or playing a recorded run while Python starts (recording.js)
     }
     if (this.snapshot) this.refresh();   // the widget disables what does not apply now
     // A focused control that is now hidden or disabled (Start while Python loads, the progress
@@ -161,10 +165,12 @@ export class Widget {
 
   /** Python is up: create this widget's simulation (from the link, if the page has one). */
   async boot() {
+    if (await this.fromRecording(this.link)) return;   // plays at once; Python takes over (recording.js)
     const link = this.link;
     this.link = null;
     let params = { ...this.chapter };
     if (link) params = { ...params, ...link.params };
+    if (this.fix && !(await this.keepFix())) return;
     let reply = await this.send({ op: "create", sim: this.sim, params });
     let replay = link;
     if (!reply.ok && link && reply.error.type === "ParamError") {
@@ -175,6 +181,8 @@ export class Widget {
     }
     if (!reply.ok) return this.refused(reply);
     this.params = params;
+    if (this.fix) reply = await this.send({ op: "compare", on: true });   // the pair, side by side
+    if (!reply.ok) return this.refused(reply);
     if (!replay) this.setState("ready");   // then the first frame is drawn once, ready to use
     this.started(reply.snapshot);
     if (replay) {
@@ -196,7 +204,7 @@ export class Widget {
   // --- talking to Python ------------------------------------------------------------------------
   /** Send one message about this widget's simulation; replies come back in order. */
   send(message) {
-    return this.afterRequests(() => this.python.call({ ...message, id: this.id }));
+    return this.afterRequests(() => this.call({ ...message, id: this.id }));
   }
 
   /** Run `task` (returning a promise) after every earlier request of this widget. */
@@ -228,7 +236,7 @@ export class Widget {
     this.say("");
     return this.afterRequests(async () => {
       const before = now(this.snapshot);   // the time the action happens at, exact, for the link
-      const reply = await this.python.call({ op: "act", id: this.id, name, args });
+      const reply = await this.call({ op: "act", id: this.id, name, args });
       if (reply.ok) {
         if (name in this.constructor.vocabulary) this.actions.push({ time: before, name, args });
         this.apply(reply.snapshot);
@@ -264,12 +272,12 @@ export class Widget {
     if (speed) speed.addEventListener("change", () => { this.speed = Number(speed.value) || 1; });
     this.body.addEventListener("change", (event) => {
       const field = event.target.closest("[data-field]");
-      if (field && this.state === "ready") this.applyField(field.dataset.field);
+      if (field && this.ready) this.applyField(field.dataset.field);
     });
     // Enter in a number field applies it at once (there is no submit button to press).
     this.body.addEventListener("keydown", (event) => {
       const field = event.target.closest("[data-field]");
-      if (field && event.key === "Enter" && event.target.type === "number" && this.state === "ready") {
+      if (field && event.key === "Enter" && event.target.type === "number" && this.ready) {
         event.preventDefault();
         this.applyField(field.dataset.field);
       }
@@ -280,7 +288,7 @@ export class Widget {
 }
 
 // The methods of each concern, mixed in (getters too).
-for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild]) {
+for (const concern of [Playback, Fields, LinkReplay, Drawing, Rebuild, Recorded, Compare]) {
   for (const name of Object.getOwnPropertyNames(concern.prototype)) {
     if (name === "constructor") continue;
     Object.defineProperty(Widget.prototype, name, Object.getOwnPropertyDescriptor(concern.prototype, name));
