@@ -36,8 +36,10 @@ def test_chapter_5_shows_the_crash_points_before_the_fencing_token(module_page, 
     page = module_page
     page.goto(real_site.at("05-leases.html"))
     sim = Sim(page, id="sim-crash-points")
+    sim.open_folds()                                         # its settings and table, as a reader opens them
     assert_only_the_crash_is_taught(sim)                     # as built, before Python
     slow = Sim(page, id="sim-lease-too-short")               # the fencing token is taught just above it
+    slow.open_folds()
     expect(slow.root.get_by_label("Fencing token", exact=True)).to_have_count(1)
     expect(slow.root.get_by_role("columnheader", name="Token")).to_be_visible()
     assert visible_choices(slow, "Scenario") == ["crash", "lease-too-short"]
@@ -65,6 +67,7 @@ def test_chapter_8_offers_what_chapters_5_to_8_taught(module_page, real_site):
     page = module_page
     page.goto(real_site.at("10-idempotency.html"))
     sim = Sim(page, id="sim-points-in-one-transaction")
+    sim.open_folds()
     assert visible_choices(sim, "Policy") == ["ack-after-work", "ack-before-work", "one-transaction",
                                               "idempotency-key"]
     assert visible_choices(sim, "Scenario") == ["crash", "lease-too-short"]

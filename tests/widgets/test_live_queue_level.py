@@ -30,6 +30,7 @@ def test_chapter_3_keeps_back_what_later_chapters_teach(module_page, real_site):
     page = module_page
     page.goto(real_site.at("05-leases.html"))               # the default level: everything is there
     five = Sim(page, "live-queue")
+    five.open_folds()
     expect(five.root.get_by_role("columnheader", name="Token")).to_be_visible()
     for words in KEPT_BACK:
         expect(five.root.get_by_text(words, exact=True)).to_be_visible()
@@ -40,6 +41,7 @@ def test_chapter_3_keeps_back_what_later_chapters_teach(module_page, real_site):
 
     page.goto(real_site.at("03-the-queue.html"))
     sim = Sim(page, "live-queue")
+    sim.open_folds()
     assert_kept_back(sim)                                    # as built, before Python
     sim.start()
     sim.button("Enqueue job").click()
@@ -59,6 +61,7 @@ def test_a_link_still_sets_a_hidden_setting_and_replays(module_page, real_site):
     sim = Sim(page, "live-queue")
     sim.root.scroll_into_view_if_needed()                  # in view, it starts by itself
     sim.wait("ready")
+    sim.open_folds()
     expect(sim.part("message")).to_contain_text("This is the run the link recorded", timeout=60_000)
     assert "worker 1 crashed" in sim.log()                  # the hidden Crash chance, set by the link
     assert_kept_back(sim)
@@ -77,5 +80,6 @@ def test_a_link_that_sets_the_level_shows_that_levels_form(module_page, real_sit
     page.goto(real_site.at("03-the-queue.html?sim-queue-fills-and-drains.level=all#sim-queue-fills-and-drains"))
     sim = Sim(page, id="sim-queue-fills-and-drains")
     sim.wait("ready")
+    sim.open_folds()
     for label in ("Crash chance per job", "Restart dead workers"):
         expect(sim.root.get_by_label(label, exact=True)).to_be_visible()
