@@ -65,7 +65,7 @@ def test_a_link_that_sets_a_hidden_setting_still_replays_it(module_page, real_si
 
 def test_chapter_8_offers_what_chapters_5_to_8_taught(module_page, real_site):
     page = module_page
-    page.goto(real_site.at("10-idempotency.html"))
+    page.goto(real_site.at("11-effect-with-the-ack.html"))
     sim = Sim(page, id="sim-points-in-one-transaction")
     sim.open_folds()
     assert visible_choices(sim, "Policy") == ["ack-after-work", "ack-before-work", "one-transaction",
