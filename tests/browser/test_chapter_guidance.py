@@ -4,6 +4,8 @@ start with a control the chapter has not taught yet ticked (the fencing token in
 import pytest
 from playwright.sync_api import expect
 
+from tests.widgets.conftest import Sim
+
 
 
 
@@ -41,5 +43,6 @@ def test_crash_timing_in_chapter_5_starts_without_the_fencing_token(real_page, r
     expect(first.get_by_role("checkbox", name="Fencing token")).to_have_count(0)
     # The lease-too-short scene, after the stale-ack pause, has it, unticked.
     short = real_page.locator("#sim-lease-too-short")
+    Sim(real_page, id="sim-lease-too-short").open_folds()   # its settings, as a reader opens them
     expect(short.get_by_role("checkbox", name="Fencing token")).to_have_count(1)
     expect(short.get_by_role("checkbox", name="Fencing token")).not_to_be_checked()

@@ -3,6 +3,8 @@
 that the box scrolls)."""
 from playwright.sync_api import expect
 
+from tests.widgets.conftest import Sim
+
 IDEMPOTENCY = "10-idempotency.html"
 BOX = "#sim-stable-key .sim-table-box"
 OVERFLOWS = "(box) => box.scrollWidth > box.clientWidth + 1"
@@ -12,6 +14,7 @@ def test_the_payments_table_fits_at_1280_and_says_when_it_scrolls(real_page, rea
     page = real_page
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(real_site.at(IDEMPOTENCY))
+    Sim(page, id="sim-stable-key").open_folds()       # its table, as a reader opens it
     box = page.locator(BOX)
     box.scroll_into_view_if_needed()
     expect(box.locator("th", has_text="Attempts, in order")).to_be_visible()
