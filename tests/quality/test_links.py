@@ -7,7 +7,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.quality.checks import report
 from tests.quality.conftest import SUB_PATH
-from tests.quality.site_pages import PAGES
+from tests.quality.site_pages import FORWARDING, PAGES
 
 SKIP = {"code", "pyodide", "simulations", "assets"}   # folders of files, not pages
 
@@ -15,7 +15,7 @@ SKIP = {"code", "pyodide", "simulations", "assets"}   # folders of files, not pa
 def test_every_built_page_is_checked(site):
     built = sorted(p.relative_to(site.folder).as_posix() for p in site.folder.rglob("*.html")
                    if p.relative_to(site.folder).parts[0] not in SKIP)
-    assert built == sorted(PAGES), "a page the build writes is missing from tests/quality/site_pages.py"
+    assert built == sorted(PAGES + FORWARDING), "a page the build writes is missing from tests/quality/site_pages.py"
 
 
 @pytest.mark.parametrize("base", ["/", SUB_PATH])
