@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.widgets.conftest import LONG, Sim, new_watched_page
 
 FIRST = {"live-queue": "03-the-queue.html", "race": "04-the-worker.html",
-         "crash-timing": "05-leases.html", "payments": "06-retry.html"}
+         "crash-timing": "05-leases.html", "payments": "08-retry.html"}
 PICTURE = {"live-queue": ".lqp", "race": ".race-picture", "crash-timing": ".ct-lanes",
            "payments": ".pay-picture"}
 SIZES = [(1280, 800), (390, 844)]
@@ -111,7 +111,7 @@ def test_a_fold_opened_stays_open_on_the_next_visit(browser, real_site):
     expect(log).not_to_have_attribute("open", "")
     log.locator("summary").click()
     expect(log).to_have_attribute("open", "")
-    page.goto(real_site.at("07-did-it-happen.html"))   # another page, the same simulation
+    page.goto(real_site.at("09-did-it-happen.html"))   # another page, the same simulation
     expect(Sim(page, "crash-timing").root.locator('details[data-fold="log"]')).to_have_attribute("open", "")
     expect(Sim(page, "crash-timing").root.locator('details[data-fold="table"]')).not_to_have_attribute("open", "")
     context.close()

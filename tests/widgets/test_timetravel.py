@@ -15,7 +15,7 @@ MOVES = 6     # steps and actions taken before going back; the action is move 2
 CASES = [     # chapter, simulation, the action (a button's name), whether to act again as a branch
     ("04-the-worker.html", "live-queue", "Kill worker 1", "Enqueue job"),
     ("04-the-worker.html", "race", "Step worker A", "Step worker B"),
-    ("10-idempotency.html", "crash-timing", "Kill worker A", None),
+    ("11-effect-with-the-ack.html", "crash-timing", "Kill worker A", None),
     ("10-idempotency.html", "payments", None, None),
 ]
 SLOW = 60_000  # ms: a reply on a loaded 2-core machine
