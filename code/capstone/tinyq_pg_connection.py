@@ -87,7 +87,9 @@ class Connection:
                 if queue.monotonic() >= give_up:
                     raise ConnectionLost(f"could not reach the server again in "
                                          f"{queue.reconnect_for} s: {error}") from error
-                wait = jitter(backoff(attempt, RECONNECT_BASE, RECONNECT_CAP), queue.rng)
+                # The cap is reached long before try 30; a larger exponent would only overflow
+                # the float (2 ** 1024) on a server that stays away through a thousand quick tries.
+                wait = jitter(backoff(min(attempt, 30), RECONNECT_BASE, RECONNECT_CAP), queue.rng)
                 log.warning("could not reconnect (try %d): %s; next try in %.2f s",
                             attempt, str(error).strip().splitlines()[0], wait)
                 queue.sleep(wait)
