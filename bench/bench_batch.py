@@ -20,14 +20,13 @@ import csv
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scaling import CAPSTONE, fill, machine  # noqa: E402 (one fill, one machine description)
+from bench_scaling import CAPSTONE, fill, machine, run_workers  # noqa: E402 (one fill, one start, one machine description)
 
 TABLE = ROOT / "bench" / "results" / "batch.csv"
 WORKERS = (1, 4, 8)
@@ -68,16 +67,7 @@ def worker_main(mode, work):
 def measure(mode, workers, work):
     """One run of `workers` processes over a full queue: (jobs/s, claim seconds per job)."""
     fill("postgres", "", JOBS)
-    command = [sys.executable, __file__, "--worker", mode, str(work)]
-    procs = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-             for _ in range(workers)]
-    for proc in procs:
-        assert proc.stdout.readline().strip() == "ready"
-    go = time.time()
-    for proc in procs:
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-    results = [json.loads(proc.communicate(timeout=900)[0]) for proc in procs]
+    go, results = run_workers([sys.executable, __file__, "--worker", mode, str(work)], workers, timeout=900)
     assert sum(r["done"] for r in results) == JOBS, "a job was lost or done twice"
     seconds = max(r["finished"] for r in results) - go
     return JOBS / seconds, sum(r["claiming"] for r in results) / JOBS

@@ -98,11 +98,10 @@ def fill(engine, where, jobs):
     queue.close()
 
 
-def measure(engine, durability, where, workers):
-    """Run `workers` processes over a full queue; return a row of the table."""
-    jobs = max(MIN_JOBS, JOBS_PER_WORKER * workers)
-    fill(engine, where, jobs)
-    command = [sys.executable, __file__, "--worker", engine, where, durability]
+def run_workers(command, workers, timeout):
+    """Start `workers` processes of `command`, wait until each says "ready" (connected, its
+    queue open), tell them all "go" at once, and return (the wall-clock start in seconds, each
+    one's JSON report). Raises AssertionError if a worker does not start as expected."""
     procs = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
              for _ in range(workers)]
     for proc in procs:
@@ -111,7 +110,15 @@ def measure(engine, durability, where, workers):
     for proc in procs:
         proc.stdin.write("go\n")
         proc.stdin.flush()
-    results = [json.loads(proc.communicate(timeout=600)[0]) for proc in procs]
+    return go, [json.loads(proc.communicate(timeout=timeout)[0]) for proc in procs]
+
+
+def measure(engine, durability, where, workers):
+    """Run `workers` processes over a full queue; return a row of the table."""
+    jobs = max(MIN_JOBS, JOBS_PER_WORKER * workers)
+    fill(engine, where, jobs)
+    go, results = run_workers([sys.executable, __file__, "--worker", engine, where, durability],
+                              workers, timeout=600)
     seconds = max(r["finished"] for r in results) - go
     claims = sorted(c for r in results for c in r["claims"])
     assert sum(r["done"] for r in results) == jobs, "a job was lost or done twice"
